@@ -1,0 +1,40 @@
+# Triverse: two commands do everything on a fresh machine.
+#   make run   - a virtual environment, the install, then Triverse itself
+#   make test  - the same environment with the test tools, then the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: run test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/triverse play triominoes --players human,average
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+unit: $(VENV)/.installed-test
+	$(BIN)/pytest -n auto --doctest-modules src/triverse tests
+
+test: lint typecheck unit
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

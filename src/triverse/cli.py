@@ -1,0 +1,404 @@
+"""The ``triverse`` command: play in the terminal, simulate bot games, replay records.
+
+    triverse games
+    triverse play triominoes --players human,average
+    triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
+    triverse replay game.json
+
+Every command takes game options as ``--option NAME=VALUE`` (repeatable), with the same names as
+the records and the web New Game dialog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from triverse.ai import make_player
+from triverse.ai.basic import Player
+from triverse.core.errors import IllegalActionError, NotationError, TriverseError
+from triverse.core.game import Game, State
+from triverse.core.options import parse_option_args
+from triverse.core.records import PLAYER_KINDS, PlayerInfo, Record, ReplayError, replay
+from triverse.core.rng import derive, fresh_seed
+from triverse.games import CATALOGUE, available_games, load_game
+
+
+class CliError(Exception):
+    """A problem with the command line, printed without a traceback."""
+
+
+# --- shared helpers ------------------------------------------------------------------------------
+def _parse_players(text: str) -> list[str]:
+    kinds = [p.strip() for p in text.split(",") if p.strip()]
+    if not kinds:
+        raise CliError("--players needs one entry per seat, e.g. human,average")
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise CliError(f"--players: {kind!r} is not one of {', '.join(PLAYER_KINDS)}")
+    return kinds
+
+
+def _make_game(name: str, seats: int, option_args: Sequence[str]) -> Game[Any, Any]:
+    return load_game(name, seats, **parse_option_args(option_args))
+
+
+def _bots(game: str, kinds: Sequence[str]) -> list[Player | None]:
+    return [None if kind == "human" else make_player(kind, game) for kind in kinds]
+
+
+def _player_names(kinds: Sequence[str]) -> list[PlayerInfo]:
+    names = []
+    for seat, kind in enumerate(kinds):
+        label = "You" if kind == "human" and kinds.count("human") == 1 else f"Player {seat + 1}"
+        if kind != "human":
+            label = f"{kind.capitalize()} {seat + 1}"
+        names.append(PlayerInfo(label, kind))
+    return names
+
+
+def _bot_move(
+    game: Game[Any, Any], state: State[Any], bot: Player, seed: int, seat: int
+) -> Any:
+    rng = derive(seed, "bot", seat, state.move_number)
+    return bot.choose(game, state.observation(seat), rng)
+
+
+class Progress:
+    """A one-line progress bar on a terminal; quiet elsewhere."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream, self.enabled = total, stream, enabled and stream.isatty()
+        self.start = time.monotonic()
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * done // max(self.total, 1)
+        rate = done / max(time.monotonic() - self.start, 1e-9)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
+                          f"({rate:.1f} games/s)")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+
+
+# --- triverse games ------------------------------------------------------------------------------
+def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    for entry in CATALOGUE:
+        status = "" if entry.available else "  (coming soon)"
+        out.write(f"{entry.name:<11} {entry.title}{status}\n    {entry.summary}\n")
+        if entry.available:
+            cls = load_game(entry.name).__class__
+            out.write(f"    players {cls.min_players}-{cls.max_players}")
+            for spec in cls.option_specs:
+                choices = f" ({'|'.join(str(c) for c in spec.choices)})" if spec.choices else ""
+                out.write(f"; --option {spec.name}={spec.default}{choices}")
+            out.write("\n")
+    return 0
+
+
+# --- triverse play -------------------------------------------------------------------------------
+def cmd_play(
+    args: argparse.Namespace, out: TextIO, read: Callable[[str], str] = input
+) -> int:
+    kinds = _parse_players(args.players)
+    game = _make_game(args.game, len(kinds), args.option)
+    seed = args.seed if args.seed is not None else fresh_seed()
+    state = game.new_initial_state(seed=seed)
+    bots = _bots(game.name, kinds)
+    players = _player_names(kinds)
+    out.write(f"{game.title}: {', '.join(p.name for p in players)}. Seed {seed}.\n")
+    out.write("Type a number from the list or an action in notation; 'q' quits.\n")
+    human_seats = [seat for seat, kind in enumerate(kinds) if kind == "human"]
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        bot = bots[seat]
+        if bot is not None:
+            action = _bot_move(game, state, bot, seed, seat)
+            events = state.apply(action)
+            out.write(f"{players[seat].name}: {game.describe_action(action)}\n")
+            _write_events(game, events, players, human_seats, out)
+            continue
+        out.write("\n" + game.render_text(state.observation(seat)) + "\n")
+        legal = state.legal_action_list()
+        out.write(f"{players[seat].name}, your move:\n")
+        for number, action in enumerate(legal, 1):
+            out.write(f"  {number:>3}. {game.describe_action(action)}\n")
+        while True:
+            try:
+                text = read("> ").strip()
+            except EOFError:
+                text = "q"
+            if text.lower() in ("q", "quit"):
+                _offer_save(state, players, args.save, out)
+                out.write("Game abandoned.\n")
+                return 0
+            try:
+                if text.isdigit():
+                    index = int(text)
+                    if not 1 <= index <= len(legal):
+                        out.write(f"Choose a number from 1 to {len(legal)}.\n")
+                        continue
+                    action = legal[index - 1]
+                else:
+                    action = state.parse_action(text)
+            except (NotationError, IllegalActionError) as exc:
+                out.write(f"Not possible: {exc}\n")
+                continue
+            break
+        events = state.apply(action)
+        _write_events(game, events, players, human_seats, out)
+    result = state.result()
+    out.write("\nFinal standings:\n")
+    order = sorted(range(game.num_players), key=lambda s: (result.ranks[s], s))
+    for seat in order:
+        out.write(f"  {result.ranks[seat]}. {players[seat].name}: {result.scores[seat]}\n")
+    _offer_save(state, players, args.save, out)
+    return 0
+
+
+def _write_events(
+    game: Game[Any, Any],
+    events: Sequence[Any],
+    players: Sequence[PlayerInfo],
+    viewers: Sequence[int],
+    out: TextIO,
+) -> None:
+    for event in events:
+        if not event.label:
+            continue
+        who = players[event.player].name + ": " if event.player is not None else ""
+        secret = ""
+        if event.secret is not None and event.player in viewers:
+            secret = " (" + ", ".join(f"{k} {v}" for k, v in event.secret.items()) + ")"
+        out.write(f"    {who}{event.label}{secret}\n")
+
+
+def _offer_save(
+    state: State[Any], players: Sequence[PlayerInfo], path: str | None, out: TextIO
+) -> None:
+    if path:
+        Record.from_state(state, players).save(path)
+        out.write(f"Record saved to {path}\n")
+
+
+# --- triverse simulate ---------------------------------------------------------------------------
+@dataclass
+class SimulationSummary:
+    game: str
+    players: list[str]
+    games: int
+    seed: int
+    options: dict[str, Any]
+    wins: list[float] = field(default_factory=list)
+    """Per entry of --players: wins, a shared first place counting as 1/k."""
+    outright_wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    total_scores: list[int] = field(default_factory=list)
+    total_actions: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "options": self.options,
+            "wins": self.wins,
+            "outright_wins": self.outright_wins,
+            "win_rates": [w / n for w in self.wins],
+            "draws": self.draws,
+            "average_scores": [s / n for s in self.total_scores],
+            "average_length": self.total_actions / n,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def simulate(
+    name: str,
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    option_args: Sequence[str] = (),
+    records: Path | None = None,
+    progress: Progress | None = None,
+) -> SimulationSummary:
+    """Play ``games`` bot games, rotating the seats so each entry plays each seat in turn."""
+    n = len(kinds)
+    game = _make_game(name, n, option_args)
+    summary = SimulationSummary(name, list(kinds), games, seed, dict(game.options),
+                                [0.0] * n, [0] * n, 0, [0] * n)
+    start = time.monotonic()
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    for index in range(games):
+        # Entry e of --players sits at seat (e + index) % n.
+        seat_of = [(entry + index) % n for entry in range(n)]
+        entry_at = {seat: entry for entry, seat in enumerate(seat_of)}
+        bots = [make_player(kinds[entry_at[seat]], name) for seat in range(n)]
+        game_seed = derive(seed, "game", index).randrange(2**62)
+        state = game.new_initial_state(seed=game_seed)
+        while not state.is_terminal():
+            seat = state.current_player
+            assert seat is not None
+            state.apply(_bot_move(game, state, bots[seat], game_seed, seat))
+        result = state.result()
+        winners = result.winners
+        if len(winners) > 1:
+            summary.draws += 1
+        for entry, seat in enumerate(seat_of):
+            summary.total_scores[entry] += result.scores[seat]
+            if seat in winners:
+                summary.wins[entry] += 1 / len(winners)
+                if len(winners) == 1:
+                    summary.outright_wins[entry] += 1
+        summary.total_actions += len(state.history)
+        if records is not None:
+            infos = [PlayerInfo(f"{kinds[entry_at[s]].capitalize()} {s + 1}", kinds[entry_at[s]])
+                     for s in range(n)]
+            Record.from_state(state, infos, {"simulation_seed": seed, "index": index}).save(
+                records / f"{name}-{index + 1:05d}.json")
+        if progress is not None:
+            progress.update(index + 1)
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    kinds = _parse_players(args.players)
+    if "human" in kinds:
+        raise CliError("simulate plays computer players only: novice or average")
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    seed = args.seed if args.seed is not None else fresh_seed()
+    progress = Progress(args.games, sys.stderr, enabled=not args.json)
+    summary = simulate(args.game, kinds, args.games, seed, args.option,
+                       Path(args.records) if args.records else None, progress)
+    progress.close()
+    data = summary.to_json()
+    if args.json:
+        out.write(json.dumps(data, indent=1) + "\n")
+        return 0
+    out.write(f"{args.games} games of {args.game}, seed {seed}, seats rotated\n")
+    out.write(f"{'player':<12}{'wins':>8}{'win rate':>10}{'avg score':>11}\n")
+    for entry, kind in enumerate(kinds):
+        out.write(f"{kind + ' #' + str(entry + 1):<12}{data['wins'][entry]:>8.1f}"
+                  f"{data['win_rates'][entry]:>10.1%}{data['average_scores'][entry]:>11.1f}\n")
+    out.write(f"draws {summary.draws}; average length {data['average_length']:.1f} actions; "
+              f"{summary.seconds:.1f} s\n")
+    return 0
+
+
+# --- triverse replay -----------------------------------------------------------------------------
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    record = Record.load(args.file)
+    state = replay(record)
+    result = state.result() if state.is_terminal() else None
+    if args.json:
+        out.write(json.dumps({
+            "game": record.game,
+            "actions": len(record.actions),
+            "finished": state.is_terminal(),
+            "scores": list(state.scores),
+            "ranks": list(result.ranks) if result else None,
+            "result_checked": record.result is not None,
+        }, indent=1) + "\n")
+        return 0
+    status = "finished" if result else "unfinished"
+    checked = "; the recorded result matches" if record.result is not None else ""
+    out.write(f"{record.game}: {len(record.actions)} actions replayed, all legal; "
+              f"{status}{checked}\n")
+    for seat, info in enumerate(record.players):
+        place = f"{result.ranks[seat]}. " if result else ""
+        out.write(f"  {place}{info.name} ({info.kind}): {state.scores[seat]}\n")
+    return 0
+
+
+# --- triverse serve -----------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from triverse.server import address, serve  # the web stack loads only for this command
+
+    out.write(f"Triverse is running at {address(args.host, args.port)} (Ctrl-C stops it)\n")
+    out.flush()
+    serve(args.host, args.port, args.db)
+    return 0
+
+
+# --- entry point ---------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="triverse", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("games", help="list the games and their options")
+
+    def add_game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", help=f"one of: {', '.join(available_games())}")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a game option (repeatable)")
+        p.add_argument("--seed", type=int, help="seed of the game's chance")
+
+    play = sub.add_parser("play", help="play in the terminal")
+    add_game_args(play)
+    play.add_argument("--players", default="human,average",
+                      help="one entry per seat: human, novice or average")
+    play.add_argument("--save", metavar="FILE", help="save the record here at the end")
+
+    sim = sub.add_parser("simulate", help="play computer players against each other")
+    add_game_args(sim)
+    sim.add_argument("--players", default="novice,average")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--records", metavar="DIR", help="save every game's record here")
+    sim.add_argument("--json", action="store_true", help="machine-readable summary")
+
+    srv = sub.add_parser("serve", help="run the web server")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--db", metavar="URL",
+                     help="database URL (default: a SQLite file in the user data directory)")
+
+    rep = sub.add_parser("replay", help="check a record by replaying it")
+    rep.add_argument("file")
+    rep.add_argument("--json", action="store_true")
+    return parser
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
+    "games": cmd_games,
+    "play": cmd_play,
+    "simulate": cmd_simulate,
+    "replay": cmd_replay,
+    "serve": cmd_serve,
+}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        return COMMANDS[args.command](args, stream)
+    except ReplayError as exc:
+        sys.stderr.write(f"triverse replay: {exc}\n")
+        return 1
+    except (CliError, TriverseError) as exc:
+        sys.stderr.write(f"triverse {args.command}: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

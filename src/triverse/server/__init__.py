@@ -1,0 +1,60 @@
+"""The Triverse web server: an authoritative game server over REST and websockets.
+
+- :func:`create_app` builds the ASGI application (:mod:`triverse.server.app`);
+- :func:`serve` runs it with uvicorn (``triverse serve``).
+
+``docs/server.md`` explains how it runs; ``docs/protocol.md`` is the protocol the browser speaks.
+The web stack is imported only when one of these is called.
+
+>>> address("0.0.0.0", 8000)
+'http://0.0.0.0:8000/'
+>>> address("::1", 8000)
+'http://[::1]:8000/'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def address(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> str:
+    """The URL a browser opens for a server listening on ``host:port``."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def create_app(db_url: str | None = None, **kwargs: Any) -> FastAPI:
+    """The ASGI application; see :func:`triverse.server.app.create_app` for the options."""
+    from triverse.server.app import create_app as _create_app
+
+    return _create_app(db_url, **kwargs)
+
+
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    db_url: str | None = None,
+    *,
+    log_level: str = "info",
+    **kwargs: Any,
+) -> None:
+    """Run the server with uvicorn until interrupted (Ctrl-C stops it cleanly).
+
+    ``db_url`` as for :func:`create_app`; further keyword arguments go to it too
+    (``bot_delay=0.3``, say).
+    """
+    import uvicorn
+
+    from triverse.server.app import create_app as _create_app
+
+    app = _create_app(db_url, **kwargs)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "address", "create_app", "serve"]

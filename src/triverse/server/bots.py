@@ -1,0 +1,139 @@
+"""Computer players, run off the event loop in a worker pool.
+
+A bot move is computed by :func:`choose_notation` in a worker (a process by default, for real
+parallelism, since the engines are pure Python). The worker receives only what a computer player
+may see: the game's class path, player count and options, the seat's :class:`Observation` and
+a :class:`random.Random` derived from the match seed and the move number. It answers with the
+action's notation, which the server parses and checks like any human's.
+
+This module imports nothing from the web stack, so worker processes start quickly under the
+``spawn`` and ``forkserver`` start methods too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import logging
+import os
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.context import BaseContext
+from typing import Any
+
+from triverse.ai import make_player
+from triverse.core.game import Game, Observation
+from triverse.core.options import OptionValue
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A configured game, in a form that crosses process boundaries cheaply."""
+
+    module: str
+    """``"package.module:ClassName"`` of the :class:`Game` subclass."""
+    players: int
+    options: tuple[tuple[str, OptionValue], ...]
+
+    @classmethod
+    def of(cls, module: str, game: Game[Any, Any]) -> GameSpec:
+        """The spec of ``game``, whose class lives at ``module``."""
+        return cls(module, game.num_players, tuple(sorted(game.options.items())))
+
+    def build(self) -> Game[Any, Any]:
+        """The game itself (cached per process)."""
+        return _build_game(self)
+
+
+def game_class_at(module: str) -> type[Game[Any, Any]]:
+    """Import a ``"package.module:ClassName"`` game class."""
+    module_name, _, class_name = module.partition(":")
+    cls: type[Game[Any, Any]] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+@functools.lru_cache(maxsize=64)
+def _build_game(spec: GameSpec) -> Game[Any, Any]:
+    return game_class_at(spec.module)(spec.players, dict(spec.options))
+
+
+def choose_notation(
+    level: str, spec: GameSpec, observation: Observation, rng: random.Random
+) -> str:
+    """The notation of the action a ``level`` computer player picks (runs in a worker)."""
+    action = make_player(level).choose(spec.build(), observation, rng)
+    return str(action)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def default_workers() -> int:
+    """One worker per CPU, at most four."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class BotPool:
+    """The pool computer players think in.
+
+    ``kind`` is ``"process"`` (a :class:`ProcessPoolExecutor` with the platform's default
+    start method unless ``mp_context`` says otherwise) or ``"thread"``. :meth:`start` launches
+    the workers at once (before the server starts its own threads, which matters with ``fork``);
+    :meth:`shutdown` cancels queued work and waits for the workers to exit.
+    """
+
+    def __init__(
+        self, kind: str = "process", workers: int | None = None,
+        mp_context: BaseContext | None = None,
+    ) -> None:
+        if kind not in ("process", "thread"):
+            raise ValueError(f"bot executor is 'process' or 'thread', not {kind!r}")
+        self.kind = kind
+        self.workers = workers if workers is not None else default_workers()
+        if self.workers < 1:
+            raise ValueError("the bot pool needs at least one worker")
+        self._mp_context = mp_context
+        self._executor: Executor | None = None
+
+    def _make(self) -> Executor:
+        if self.kind == "process":
+            return ProcessPoolExecutor(self.workers, mp_context=self._mp_context)
+        return ThreadPoolExecutor(self.workers, thread_name_prefix="triverse-bot")
+
+    def start(self) -> None:
+        """Create the executor and wait until its workers answer."""
+        if self._executor is None:
+            self._executor = self._make()
+            self._executor.submit(_ready).result(timeout=60)
+
+    async def choose(
+        self, level: str, spec: GameSpec, observation: Observation, rng: random.Random
+    ) -> str:
+        """Run :func:`choose_notation` in the pool; a crashed process pool is rebuilt once."""
+        if self._executor is None:
+            self.start()
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            assert self._executor is not None
+            try:
+                return await loop.run_in_executor(
+                    self._executor, choose_notation, level, spec, observation, rng)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.warning("the bot process pool broke; starting a new one")
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._make()
+        raise AssertionError("unreachable")
+
+    def shutdown(self) -> None:
+        """Cancel queued work and wait for the workers to exit."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,147 @@
+"""Storage: the tables, the engine, and the migrations run at start-up.
+
+Three tables hold everything (``docs/server.md`` describes them): ``matches`` (one row a match,
+with a few denormalised columns so that start-up and "my games" need no replay), ``seats`` (one
+row a seat, with the sha256 of its secret token) and ``moves`` (one row an accepted action, in
+notation). A match's state is rebuilt by replaying its moves through the engine.
+
+The primary key ``(match_id, number)`` of ``moves`` is what keeps two server processes from
+both storing a move ``number`` for the same match: the second insert fails and its process
+reloads the match instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+_MIGRATION_LOCK_KEY = 0x7472_6976_6572_7365 & 0x7FFF_FFFF_FFFF_FFFF
+"""A PostgreSQL advisory-lock key ("triverse"), so two processes never migrate at once."""
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    """The sha256 hex digest under which a seat token is stored.
+
+    >>> len(hash_token("abc"))
+    64
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's tables."""
+
+
+class MatchRow(Base):
+    """One match: the game, its options and seed, and a summary of where it stands."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    num_players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    mode: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``active`` or ``finished``."""
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a match: who plays it, and the hash of its token (humans only)."""
+
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+
+
+class MoveRow(Base):
+    """One accepted action, in the game's notation; ``number`` counts from 0."""
+
+    __tablename__ = "moves"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    if url.startswith("sqlite"):
+        memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30},
+            # An in-memory database exists once per connection: share a single one.
+            **({"poolclass": StaticPool} if memory else {}),
+        )
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema with Alembic (idempotent).
+
+    On PostgreSQL an advisory lock makes concurrent start-ups wait for each other.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": _MIGRATION_LOCK_KEY})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,245 @@
+"""Pydantic models of the REST requests and answers (they make FastAPI's OpenAPI docs).
+
+The view is built as a plain dict by :func:`triverse.server.views.render_view` and sent as is,
+so that REST answers and websocket messages are byte-for-byte the same shape; :class:`View`
+documents it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Mode = Literal["computer", "hotseat", "online"]
+
+
+class OptionInfo(BaseModel):
+    """One game option, as ``OptionSpec.to_json`` gives it."""
+
+    name: str
+    type: str = Field(description="int, bool or str")
+    default: int | bool | str
+    help: str
+    choices: list[int | str] | None
+    minimum: int | None
+    maximum: int | None
+
+
+class GameInfo(BaseModel):
+    """A game of the catalogue; the details are ``null`` while it is coming soon."""
+
+    name: str
+    title: str
+    summary: str
+    available: bool
+    min_players: int | None = None
+    max_players: int | None = None
+    default_players: int | None = None
+    options: list[OptionInfo] = []
+    variants: dict[str, str] = {}
+
+
+class GamesAnswer(BaseModel):
+    """The lobby: every game, the computer levels and the match modes."""
+
+    games: list[GameInfo]
+    levels: list[str] = Field(description="computer levels a seat's kind may name")
+    modes: list[str]
+
+
+class SeatSpec(BaseModel):
+    """A seat of a new match."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: str = Field("human", description="human, or a computer level (novice, average)")
+    name: str | None = Field(None, description="display name (default: Player N / Average N)")
+
+
+class CreateMatch(BaseModel):
+    """A new match."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str = Field(description="a game's machine name, e.g. triominoes")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="game options; missing ones take defaults")
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16,
+                                  description="one entry per seat, in seat order")
+    mode: Mode = "computer"
+    seed: int | None = Field(None, description="only where the server allows chosen seeds")
+
+
+class CreatedSeat(BaseModel):
+    """A seat of a new match, with its secret token (human seats only)."""
+
+    seat: int
+    name: str
+    kind: str
+    token: str | None
+    link: str | None = Field(description="/play/{match_id}?seat={seat}#{token}")
+    url: str | None = Field(description="the link made absolute with this server's address")
+
+
+class MatchCreated(BaseModel):
+    """The answer to creating a match."""
+
+    match_id: str
+    game: str
+    mode: Mode
+    seats: list[CreatedSeat]
+    spectator_link: str
+    spectator_url: str
+
+
+class ActionRequest(BaseModel):
+    """An intended action."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    action: str = Field(max_length=1000, description="the action in the game's notation")
+    move: int = Field(ge=0, description="the view's 'move' the player acted on")
+
+
+class PauseRequest(BaseModel):
+    """Pause or resume the computer players."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    paused: bool
+
+
+class MyGamesRequest(BaseModel):
+    """The seat tokens a browser holds."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tokens: list[str] = Field(max_length=1000)
+
+
+class ResultInfo(BaseModel):
+    """Final standings: scores and places (1 is first; ties share a place)."""
+
+    scores: list[int]
+    ranks: list[int]
+
+
+class GameRef(BaseModel):
+    """The game of a match, with its resolved options."""
+
+    name: str
+    title: str
+    players: int
+    options: dict[str, int | bool | str]
+
+
+class PlayerView(BaseModel):
+    """A seat as everyone sees it."""
+
+    seat: int
+    name: str
+    kind: str
+    connected: bool = Field(description="a websocket of this seat is open; computers: true")
+
+
+class LegalAction(BaseModel):
+    """A legal action of the seat to move."""
+
+    notation: str = Field(description="send this as 'action'")
+    kind: str = Field(description="the action's type in lower case: place, draw, pass ...")
+    description: str
+    fields: dict[str, Any] | None = Field(description="the action's fields, in JSON types")
+
+
+class EventView(BaseModel):
+    """An event (``Event.to_json(viewer)``); ``secret`` appears only for its own player."""
+
+    kind: str
+    player: int | None
+    points: int
+    label: str
+    data: dict[str, Any]
+    secret: dict[str, Any] | None = Field(None, description="absent unless yours")
+
+
+class LogItem(BaseModel):
+    """One move of the log."""
+
+    move: int = Field(description="its number, from 0")
+    player: int
+    events: list[EventView]
+    action: str | None = Field(None, description="its notation: absent unless you played it")
+
+
+class View(BaseModel):
+    """What one seat (or a spectator) sees of a match; pushed as websocket ``view``."""
+
+    match_id: str
+    game: GameRef
+    mode: Mode
+    seat: int | None = Field(description="whose view this is; null for a spectator")
+    players: list[PlayerView]
+    move: int = Field(description="actions played so far: send it with your next action")
+    to_move: int | None
+    your_turn: bool
+    paused: bool
+    finished: bool
+    result: ResultInfo | None
+    scores: list[int]
+    observation: dict[str, Any] = Field(description="state.observation(seat).to_json()")
+    legal_actions: list[LegalAction] = Field(description="empty unless your_turn")
+    log: list[LogItem]
+
+
+class ActionAccepted(BaseModel):
+    """An action stored and applied."""
+
+    accepted: bool = True
+    move: int = Field(description="the number the action was stored under")
+    action: str = Field(description="its notation, as stored")
+    view: View = Field(description="your view after it")
+
+
+class ReplayStep(BaseModel):
+    """The public view after ``move`` actions of a finished match."""
+
+    match_id: str
+    move: int
+    total: int
+    view: View
+
+
+class MyGame(BaseModel):
+    """A match one of the given tokens opens."""
+
+    match_id: str
+    game: str
+    title: str
+    mode: Mode
+    seat: int
+    name: str
+    link: str
+    players: list[dict[str, Any]]
+    move: int
+    to_move: int | None
+    your_turn: bool
+    paused: bool
+    finished: bool
+    result: ResultInfo | None
+    created_at: str
+    updated_at: str
+
+
+class MyGames(BaseModel):
+    """The answer of "my games"."""
+
+    matches: list[MyGame]
+
+
+class ErrorBody(BaseModel):
+    """What went wrong."""
+
+    code: str
+    message: str
+
+
+class ErrorAnswer(BaseModel):
+    """Every refusal: ``{"error": {"code": ..., "message": ...}}``."""
+
+    error: ErrorBody

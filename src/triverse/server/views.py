@@ -1,0 +1,134 @@
+"""What each seat is shown: the per-seat view, built only from what that seat may see.
+
+The view is the one JSON document the browser renders (``docs/protocol.md`` gives its shape).
+Its game content comes from three places only:
+
+- ``state.observation(seat).to_json()`` (``observation(None)`` for spectators);
+- the events of every move, each through ``Event.to_json(seat)``, which drops other seats'
+  secrets; a move's notation is shown only to the seat that played it, since in some games
+  notation names hidden things (an exchange of rack tiles, say);
+- the legal actions, only to the seat whose turn it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Sequence
+from typing import Any
+
+from triverse.core.game import Game, State
+from triverse.server.live import LiveMatch, LogEntry
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` in JSON types: dataclasses become objects, tuples and sets lists, enums
+    their values; anything else its ``str``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Move:
+    ...     tile: tuple[int, int, int]
+    ...     cell: tuple[int, int]
+    ...     rotation: int
+    >>> jsonable(Move((1, 2, 3), (0, -1), 2))
+    {'tile': [1, 2, 3], 'cell': [0, -1], 'rotation': 2}
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [jsonable(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return items
+    return str(value)
+
+
+def action_json(game: Game[Any, Any], action: Any) -> dict[str, Any]:
+    """A legal action for the UI: notation, its class name in lower case (``place``,
+    ``draw``), an English description and its fields."""
+    fields = jsonable(action)
+    return {
+        "notation": str(action),
+        "kind": type(action).__name__.lower(),
+        "description": game.describe_action(action),
+        "fields": fields if isinstance(fields, dict) else None,
+    }
+
+
+def log_json(entries: Sequence[LogEntry], viewer: int | None) -> list[dict[str, Any]]:
+    """The move log as ``viewer`` may see it."""
+    out = []
+    for entry in entries:
+        item: dict[str, Any] = {
+            "move": entry.number,
+            "player": entry.seat,
+            "events": [event.to_json(viewer) for event in entry.events],
+        }
+        if viewer is not None and viewer == entry.seat:
+            item["action"] = entry.action
+        out.append(item)
+    return out
+
+
+def players_json(live: LiveMatch) -> list[dict[str, Any]]:
+    """The seats: names, kinds and whether each is connected."""
+    return [
+        {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": live.connected(s.seat)}
+        for s in live.seats
+    ]
+
+
+def render_view(
+    live: LiveMatch,
+    seat: int | None,
+    state: State[Any] | None = None,
+    log: Sequence[LogEntry] | None = None,
+    log_limit: int | None = None,
+) -> dict[str, Any]:
+    """The view of ``live`` for ``seat`` (``None``: a spectator).
+
+    ``state`` and ``log`` default to the match's current ones; the replay endpoint passes an
+    earlier position. ``log_limit`` keeps only the last so many log entries.
+    """
+    state = live.state if state is None else state
+    log = live.log if log is None else log
+    if log_limit is not None:
+        log = log[max(0, len(log) - log_limit):]
+    finished = state.is_terminal()
+    to_move = None if finished else state.current_player
+    your_turn = seat is not None and to_move == seat
+    legal = (
+        [action_json(live.game, a) for a in state.legal_actions()] if your_turn else []
+    )
+    return {
+        "match_id": live.id,
+        "game": {
+            "name": live.game_name,
+            "title": live.title,
+            "players": live.game.num_players,
+            "options": dict(live.game.options),
+        },
+        "mode": live.mode,
+        "seat": seat,
+        "players": players_json(live),
+        "move": state.move_number,
+        "to_move": to_move,
+        "your_turn": your_turn,
+        "paused": live.paused,
+        "finished": finished,
+        "result": state.result().to_json() if finished else None,
+        "scores": list(state.scores),
+        "observation": state.observation(seat).to_json(),
+        "legal_actions": legal,
+        "log": log_json(log, seat),
+    }

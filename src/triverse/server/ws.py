@@ -1,0 +1,234 @@
+"""The websocket of a match: ``/ws/matches/{match_id}``.
+
+The client's first message is ``hello`` with its seat token (or none, to watch); the token never
+appears in the URL, so it stays out of access logs. The server then pushes a ``view`` whenever
+the match changes (a move, a pause, a player connecting), rendered for that seat alone, and
+answers ``action``, ``pause``, ``sync`` and ``ping`` messages. ``docs/protocol.md`` documents
+every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from triverse.server.errors import ServerError
+from triverse.server.pubsub import PubSub, Subscription, match_channel
+from triverse.server.service import MatchService
+from triverse.server.views import render_view
+
+log = logging.getLogger(__name__)
+
+CLOSE_BAD_HELLO = 4400
+CLOSE_WRONG_TOKEN = 4403
+CLOSE_UNKNOWN_MATCH = 4404
+CLOSE_HELLO_TIMEOUT = 4408
+
+
+class _Gone(Exception):
+    """The client went away."""
+
+
+class MatchConnection:
+    """One open websocket, for one seat (or a spectator) of one match."""
+
+    def __init__(
+        self, websocket: WebSocket, service: MatchService, pubsub: PubSub, match_id: str
+    ) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.pubsub = pubsub
+        self.match_id = match_id
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.log_limit: int | None = None
+        self._send_lock = asyncio.Lock()
+        self._last_view: dict[str, Any] | None = None
+
+    # --- sending ------------------------------------------------------------------------------
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message (one at a time)."""
+        async with self._send_lock:
+            await self._send_now(message)
+
+    async def _send_now(self, message: dict[str, Any]) -> None:
+        if self.websocket.application_state != WebSocketState.CONNECTED:
+            raise _Gone
+        try:
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+            raise _Gone from exc
+
+    async def send_error(self, error: ServerError, request_id: Any = None) -> None:
+        """Send an ``error`` message."""
+        await self.send({"type": "error", **error.to_json(), "id": request_id})
+
+    async def send_view(self, force: bool = False) -> None:
+        """Send this seat's view, unless it is the same as the last one sent."""
+        live = await self.service.live(self.match_id)
+        view = render_view(live, self.seat, log_limit=self.log_limit)
+        if not force and view == self._last_view:
+            return
+        self._last_view = view
+        await self.send({"type": "view", "view": view})
+
+    # --- the conversation ---------------------------------------------------------------------
+    async def run(self) -> None:
+        """Accept, authenticate with ``hello``, then serve until the client leaves."""
+        await self.websocket.accept()
+        try:
+            if not await self._hello():
+                return
+            live = await self.service.live(self.match_id)
+            subscription = self.pubsub.subscribe(match_channel(self.match_id))
+            await self.service.connect(live, self.seat)
+            try:
+                await self.send_view(force=True)
+                await self._serve(subscription)
+            finally:
+                await subscription.unsubscribe()
+                await self.service.disconnect(live, self.seat)
+        except _Gone:
+            pass
+
+    async def _receive(self) -> str | None:
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise _Gone
+        text = message.get("text")
+        if text is None and message.get("bytes") is not None:
+            text = message["bytes"].decode("utf-8", errors="replace")
+        return text
+
+    async def _close(self, code: int, error: ServerError) -> None:
+        with contextlib.suppress(_Gone):
+            await self.send_error(error)
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code=code, reason=error.code)
+
+    async def _hello(self) -> bool:
+        timeout = self.service.settings.hello_timeout
+        try:
+            with anyio.fail_after(timeout):
+                text = await self._receive()
+        except TimeoutError:
+            await self._close(CLOSE_HELLO_TIMEOUT, ServerError(
+                "bad_request", f"no hello message within {timeout:g} s"))
+            return False
+        message = _parse(text)
+        if isinstance(message, ServerError) or message.get("type") != "hello":
+            error = message if isinstance(message, ServerError) else ServerError(
+                "bad_request", "the first message must be {\"type\": \"hello\", ...}")
+            await self._close(CLOSE_BAD_HELLO, error)
+            return False
+        token, seat, limit = message.get("token"), message.get("seat"), message.get("log")
+        if (token is not None and not isinstance(token, str)) or not _count(seat) or (
+                not _count(limit)):
+            await self._close(CLOSE_BAD_HELLO, ServerError(
+                "bad_request", "hello's 'token' is a string, 'seat' and 'log' whole numbers"))
+            return False
+        self.log_limit = limit
+        try:
+            live = await self.service.live(self.match_id, fresh=True)
+            self.seat = self.service.authenticate(live, token, seat, required=False)
+        except ServerError as exc:
+            code = CLOSE_UNKNOWN_MATCH if exc.code == "unknown_match" else CLOSE_WRONG_TOKEN
+            await self._close(code, exc)
+            return False
+        self.token = token
+        return True
+
+    async def _serve(self, subscription: Subscription) -> None:
+        """Read the client's messages and forward updates, until either side ends."""
+        async with anyio.create_task_group() as group:
+
+            async def side(loop: Callable[[], Awaitable[None]]) -> None:
+                try:
+                    await loop()
+                except _Gone:
+                    pass
+                finally:
+                    group.cancel_scope.cancel()
+
+            group.start_soon(side, self._receive_loop)
+            group.start_soon(side, lambda: self._forward_loop(subscription))
+
+    async def _forward_loop(self, subscription: Subscription) -> None:
+        async for message in subscription:
+            if message.get("origin") != self.service.instance:
+                await self.service.catch_up(self.match_id)
+            await self.send_view()
+
+    async def _receive_loop(self) -> None:
+        while True:
+            text = await self._receive()
+            message = _parse(text)
+            if isinstance(message, ServerError):
+                await self.send_error(message)
+                continue
+            request_id = message.get("id")
+            try:
+                await self._handle(message, request_id)
+            except ServerError as exc:
+                await self.send_error(exc, request_id)
+            except _Gone:
+                raise
+            except Exception:
+                log.exception("match %s: a websocket message failed", self.match_id)
+                await self.send_error(ServerError("server_error", "the server failed to "
+                                                  "handle this message"), request_id)
+
+    async def _handle(self, message: dict[str, Any], request_id: Any) -> None:
+        kind = message.get("type")
+        if kind == "ping":
+            await self.send({"type": "pong", "id": request_id})
+        elif kind == "sync":
+            await self.send_view(force=True)
+        elif kind == "action":
+            action, move = message.get("action"), message.get("move")
+            if not isinstance(action, str) or not isinstance(move, int) or isinstance(move, bool):
+                raise ServerError("bad_request", "an action message has 'action' (notation, a "
+                                  "string) and 'move' (the view's move number)")
+            # Holding the send lock, so that "accepted" goes out before any view showing it.
+            async with self._send_lock:
+                live = await self.service.act(self.match_id, self.token, action, move)
+                entry = live.log[move]
+                await self._send_now({"type": "accepted", "id": request_id,
+                                      "move": entry.number, "action": entry.action})
+            await self.send_view()
+        elif kind == "pause":
+            paused = message.get("paused")
+            if not isinstance(paused, bool):
+                raise ServerError("bad_request", "a pause message has 'paused': true or false")
+            await self.service.set_paused(self.match_id, self.token, paused)
+            await self.send_view()
+        elif kind == "hello":
+            raise ServerError("bad_request", "hello was already said on this connection")
+        else:
+            raise ServerError("bad_request", f"unknown message type {kind!r}; the types are "
+                              "action, pause, sync, ping")
+
+
+def _count(value: Any) -> bool:
+    """Whether ``value`` is absent (``None``) or a whole number from 0."""
+    return value is None or (isinstance(value, int) and not isinstance(value, bool)
+                             and value >= 0)
+
+
+def _parse(text: str | None) -> dict[str, Any] | ServerError:
+    if text is None:
+        return ServerError("bad_json", "a message is a JSON object in a text frame")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ServerError("bad_json", f"not valid JSON: {exc}")
+    if not isinstance(message, dict):
+        return ServerError("bad_request", "a message is a JSON object with a 'type'")
+    return message

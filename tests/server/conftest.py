@@ -1,0 +1,36 @@
+"""Fixtures of the server tests: an app on a fresh SQLite file, with instant computer moves."""
+
+from __future__ import annotations
+
+import faulthandler
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from triverse.server.app import create_app
+
+
+@pytest.fixture(autouse=True)
+def _no_hang() -> Iterator[None]:
+    """A websocket test waiting for a message that never comes would hang: after two minutes,
+    print every thread's stack and stop instead."""
+    faulthandler.dump_traceback_later(120, exit=True, file=sys.stderr)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A SQLite database file of this test's own."""
+    return f"sqlite:///{tmp_path / 'triverse.sqlite3'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """A running server (lifespan included) on ``db_url``."""
+    with TestClient(create_app(db_url, bot_delay=0, bot_workers=1,
+                               allow_client_seed=True)) as test_client:
+        yield test_client
