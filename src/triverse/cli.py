@@ -126,15 +126,15 @@ def cmd_play(
         bot = bots[seat]
         if bot is not None:
             action = _bot_move(game, state, bot, seed, seat)
+            out.write(f"{players[seat].name}: {state.describe_action(action)}\n")
             events = state.apply(action)
-            out.write(f"{players[seat].name}: {game.describe_action(action)}\n")
             _write_events(game, events, players, human_seats, out)
             continue
         out.write("\n" + game.render_text(state.observation(seat)) + "\n")
         legal = state.legal_action_list()
         out.write(f"{players[seat].name}, your move:\n")
         for number, action in enumerate(legal, 1):
-            out.write(f"  {number:>3}. {game.describe_action(action)}\n")
+            out.write(f"  {number:>3}. {state.describe_action(action)}\n")
         while True:
             try:
                 text = read("> ").strip()

@@ -95,7 +95,7 @@ def test_observations_hide_hands_decks_and_face_down_cards(seed: int, players: i
                 rebuilt = game.determinize(view, rng)
                 assert rebuilt.observation(viewer) == view
                 assert sorted(zones(rebuilt)) == sorted(zones(state))
-                assert rebuilt.plain_legal_actions() == state.plain_legal_actions() or (
+                assert rebuilt.legal_action_list() == state.legal_action_list() or (
                     state.current_player != viewer)
 
     random_game(game, seed, check, max_actions=400)
@@ -110,7 +110,7 @@ def test_legal_actions_agree_with_illegal_reason_and_ids(seed: int, players: int
     def check(state: TrivinityState, events: list[Event]) -> None:
         if state.is_terminal() or rng.random() > 0.05:
             return
-        legal = state.plain_legal_actions()
+        legal = state.legal_action_list()
         assert [str(a) for a in state.legal_actions()] == [str(a) for a in legal]
         assert len(set(legal)) == len(legal)
         for action_id in range(game.num_distinct_actions):
@@ -147,7 +147,7 @@ def test_replay_from_an_explicit_setup() -> None:
     rng = random.Random(9)
     actions: list[Any] = []
     while not state.is_terminal() and len(actions) < 300:
-        action = rng.choice(state.plain_legal_actions())
+        action = rng.choice(state.legal_action_list())
         actions.append(str(action))
         state.apply(action)
     again = game.new_initial_state(seed=9, setup=state.setup())

@@ -566,7 +566,7 @@ def test_action_ids_round_trip() -> None:
 
 def test_menus_name_the_cards() -> None:
     state = position(hands={0: ["acolyte", "power"]}, stacks={1: ["oracle"]})
-    described = [TrivinityGame(2).describe_action(a) for a in state.legal_actions()]
+    described = [state.describe_action(a) for a in state.legal_actions()]
     assert "play 1: Power" in described and "play 2: Acolyte" in described
     assert "end: end the turn and draw 5" in described
     text = TrivinityGame(2).render_text(state.observation(0))

@@ -126,7 +126,7 @@ def random_game(game: TrivinityGame, seed: int, check: Any = None,
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal():
-        action: TrivinityAction = rng.choice(state.plain_legal_actions())
+        action: TrivinityAction = rng.choice(state.legal_action_list())
         events = state.apply(action)
         if check is not None:
             check(state, events)

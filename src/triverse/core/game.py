@@ -305,6 +305,13 @@ class State(ABC, Generic[A]):
         self.scores[player] += points
         return Event(kind, player, points, label, data, secret)
 
+    def describe_action(self, action: A) -> str:
+        """A short English description of ``action`` here, for menus and logs.
+
+        The game's description, unless the state knows more (which card a hand slot holds).
+        """
+        return self.game.describe_action(action)
+
     def legal_action_list(self) -> list[A]:
         return list(self.legal_actions())
 

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from triverse.core.game import Game, State
+from triverse.core.game import State
 from triverse.server.live import LiveMatch, LogEntry
 
 
@@ -53,14 +53,14 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def action_json(game: Game[Any, Any], action: Any) -> dict[str, Any]:
+def action_json(state: State[Any], action: Any) -> dict[str, Any]:
     """A legal action for the UI: notation, its class name in lower case (``place``,
     ``draw``), an English description and its fields."""
     fields = jsonable(action)
     return {
         "notation": str(action),
         "kind": type(action).__name__.lower(),
-        "description": game.describe_action(action),
+        "description": state.describe_action(action),
         "fields": fields if isinstance(fields, dict) else None,
     }
 
@@ -108,7 +108,7 @@ def render_view(
     to_move = None if finished else state.current_player
     your_turn = seat is not None and to_move == seat
     legal = (
-        [action_json(live.game, a) for a in state.legal_actions()] if your_turn else []
+        [action_json(state, a) for a in state.legal_actions()] if your_turn else []
     )
     return {
         "match_id": live.id,

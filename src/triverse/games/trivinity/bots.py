@@ -103,7 +103,7 @@ class _Mind:
     # --- decisions -------------------------------------------------------------------------
     def choose(self) -> TrivinityAction:
         state = self.state
-        legal = list(state.plain_legal_actions())
+        legal = list(state.legal_action_list())
         if len(legal) == 1:
             return legal[0]
         if state.pending is not None:

@@ -83,18 +83,12 @@ class TrivinityAction:
     """One action. ``arg`` is 1-based for hand slots, stacks, seats and Limbo cards, and the
     resource index (0 Power, 1 Mana, 2 Tribute) for ``resource``.
 
-    ``note`` is a description for menus, filled in by :meth:`TrivinityState.legal_actions`; it
-    is not part of the action's identity.
-
     >>> str(TrivinityAction("buy", 7)), str(TrivinityAction("resource", 1))
     ('buy 7', 'resource mana')
-    >>> TrivinityAction("play", 2, "Acolyte") == TrivinityAction("play", 2)
-    True
     """
 
     kind: str
     arg: int = 0
-    note: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         if self.kind in _BARE:
@@ -108,7 +102,7 @@ def parse_action(text: str) -> TrivinityAction:
     """Read an action's notation (syntax only).
 
     >>> parse_action("  Play 3 "), parse_action("resource t")
-    (TrivinityAction(kind='play', arg=3, note=''), TrivinityAction(kind='resource', arg=2, note=''))
+    (TrivinityAction(kind='play', arg=3), TrivinityAction(kind='resource', arg=2))
     >>> parse_action("buy ten")
     Traceback (most recent call last):
     ...
@@ -571,15 +565,23 @@ class TrivinityState(State[TrivinityAction]):
         return out
 
     def legal_actions(self) -> Iterator[TrivinityAction]:
-        """The legal actions, each with a ``note`` naming the card, stack or choice it concerns
-        (for menus; :meth:`plain_legal_actions` skips the notes, for search)."""
+        return iter(self.legal_action_list())
+
+    def describe_action(self, action: TrivinityAction) -> str:
+        """The notation with the card, stack, seat or resource it concerns here.
+
+        >>> from triverse import load_game
+        >>> state = load_game("trivinity").new_initial_state(seed=2)
+        >>> state.describe_action(state.legal_action_list()[0]).startswith("play 1: ")
+        True
+        """
         from triverse.games.trivinity.render import note_for
 
-        for action in self.plain_legal_actions():
-            yield TrivinityAction(action.kind, action.arg, note_for(self, action))
+        note = note_for(self, action)
+        return f"{action}: {note}" if note else str(action)
 
-    def plain_legal_actions(self) -> list[TrivinityAction]:
-        """The legal actions without their notes: the fast path for computer players."""
+    def legal_action_list(self) -> list[TrivinityAction]:
+        """The legal actions, as a list (the engine builds them all at once anyway)."""
         if self.over:
             return []
         if self.pending is not None:

@@ -6,8 +6,8 @@
 >>> text = game.render_text(state.observation(state.current_player))
 >>> "Your hand" in text and "Stack 9" in text
 True
->>> describe(TrivinityAction("buy", 4, "Divine Forge"))
-'buy 4: Divine Forge'
+>>> state.describe_action(TrivinityAction("end"))
+'end: end the turn and draw 5'
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ def prompt(state: TrivinityState, pending: Pending) -> str:
 
 
 def describe(action: TrivinityAction) -> str:
-    """The notation, with the card or stack it concerns when the action was listed by a state."""
-    return f"{action}: {action.note}" if action.note else str(action)
+    """The notation, for a bare action (a state's ``describe_action`` names the card too)."""
+    return str(action)
 
 
 def _stack_cell(table: CardTable, obs: TrivinityObservation, s: int) -> list[str]:
