@@ -20,7 +20,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
-	$(BIN)/triverse play triominoes --players human,average
+	$(BIN)/triverse serve
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks

@@ -28,6 +28,9 @@ SIM_OPTIONS: dict[str, dict[str, object]] = {
     # Random Trivinity games run to the safety turn limit (about 0.75 s each through OpenSpiel,
     # mostly the 3,992-value observation tensor); 10 turns a player keep every zone in play.
     "trivinity": {"turn_limit": 10},
+    # Three rounds and any tiebreakers take about 0.25 s a game through OpenSpiel; one round
+    # keeps every rule of a round in play.
+    "trinity": {"rounds": 1},
 }
 """Per game: options that shorten its games for the conformance runs (200 OpenSpiel games)."""
 

@@ -167,8 +167,6 @@ def test_hotseat_and_every_refusal_leaves_the_game_unchanged(client: TestClient)
     ("body", "code"),
     [
         ({"game": "chess", "seats": [{"kind": "human"}, {"kind": "average"}]}, "unknown_game"),
-        ({"game": "trinity", "seats": [{"kind": "human"}, {"kind": "average"}]},
-         "game_unavailable"),
         ({"game": "triominoes", "options": {"target": "lots"},
           "seats": [{"kind": "human"}, {"kind": "average"}]}, "bad_options"),
         ({"game": "triominoes", "options": {"colour": "red"},

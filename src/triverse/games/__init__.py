@@ -37,7 +37,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "trinity", "Trinity",
         "Triangle tiles numbered 0-5, 76 of them: match corners, score Hexagons, Spans and "
         "Slides over up to three rounds.",
-        "000_ac294f1c52767fae.txt", None),
+        "000_ac294f1c52767fae.txt", "triverse.games.trinity.engine:TrinityGame"),
     CatalogueEntry(
         "triangles", "Triangles",
         "Two players draw non-crossing lines between the stars of a random cloud; closing an "

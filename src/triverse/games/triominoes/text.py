@@ -1,15 +1,11 @@
-"""Tri-ominoes in the terminal: the board, the scores and the viewer's hand as plain text.
-
-The board shows each corner number where the corners meet, the triangles' edges, ``*`` inside
-the tile placed last and ``.`` in each empty cell next to the tiles (where a tile may go). The
-column numbers ``x`` sit above the cells' centres and the row numbers ``y`` on the left, so a
-cell is read as ``x,y``, the way placements are written (``1-3-5@1,0/2``).
+"""Tri-ominoes in the terminal: the tile games' picture (:mod:`triverse.games._tiles.text`) with
+the variant, the target and the announced opening.
 
 >>> from triverse import load_game
 >>> state = load_game("triominoes", players=2).new_initial_state(seed=4)
 >>> print(render(state.observation(0)).splitlines()[0])
 Tri-ominoes, seed rules: round 1, target 400
->>> from triverse.games.triominoes.tiles import tile
+>>> from triverse.games.triominoes.tiles import Place, tile
 >>> describe(Place(tile("1-3-5"), (1, 0), 1))
 'play 1-3-5 at 1,0, corners clockwise from top left: 3 5 1'
 """
@@ -18,53 +14,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from triverse.core.trigrid import Board, draw, format_cell, is_up
-from triverse.games.triominoes.tiles import Action, Draw, Place
+from triverse.games._tiles import text
+from triverse.games._tiles.text import describe
 
 if TYPE_CHECKING:
     from triverse.games.triominoes.engine import TriominoesObservation
 
+__all__ = ["describe", "render"]
+
 
 def render(obs: TriominoesObservation) -> str:
     """The whole table as ``obs.player`` sees it."""
-    lines = [f"Tri-ominoes, {obs.variant} rules: round {obs.round}, target {obs.target}"]
-    board = Board()
-    for p in obs.board:
-        board.place(p.cell, p.values)
-    if obs.board:
-        marks = {obs.board[-1].cell: "*"}
-        lines.extend(draw(board, marks, frontier_mark="."))
-    else:
-        lines.append("(no tile down yet)")
-    lines.append("")
-    for seat in range(obs.num_players):
-        you = " (you)" if seat == obs.player else ""
-        turn = "  <- to move" if seat == obs.current_player else ""
-        lines.append(f"  seat {seat}{you}: {obs.scores[seat]:>5} points, "
-                     f"{obs.hand_counts[seat]} tiles{turn}")
-    lines.append(f"  pool: {obs.pool_count} tiles")
-    if obs.current_player is None:
-        lines.append("The game is over.")
-    elif obs.opening:
+    status = None
+    if obs.opening:
         names = " or ".join(str(t) for t in obs.opening)
-        lines.append(f"Seat {obs.current_player} opens the round with {names}.")
-    elif obs.draws_this_turn:
-        lines.append(f"Seat {obs.current_player} has drawn {obs.draws_this_turn} "
-                     f"tile{'s' if obs.draws_this_turn > 1 else ''} this turn.")
-    if obs.hand is not None:
-        shown = "  ".join(str(t) for t in obs.hand) or "(empty)"
-        lines.append(f"Your hand: {shown}")
-    return "\n".join(lines)
-
-
-def describe(action: Action) -> str:
-    """A short English description of an action."""
-    if isinstance(action, Place):
-        start = "the apex" if is_up(action.cell) else "top left"
-        corners = " ".join(str(v) for v in action.values)
-        return (f"play {action.tile} at {format_cell(action.cell)}, corners clockwise from "
-                f"{start}: {corners}")
-    if isinstance(action, Draw):
-        return "draw a tile from the pool"
-    return "pass"
-
+        status = f"Seat {obs.current_player} opens the round with {names}."
+    return text.render(obs, f"Tri-ominoes, {obs.variant} rules: round {obs.round}, target "
+                            f"{obs.target}", status)

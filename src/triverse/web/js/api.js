@@ -1,0 +1,54 @@
+// The REST API (docs/protocol.md). Every refusal becomes an ApiError with the server's code
+// and message, which the UI shows as it is.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let answer;
+  try {
+    answer = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError("network", "The server cannot be reached.", 0);
+  }
+  let data = null;
+  try {
+    data = await answer.json();
+  } catch {
+    data = null;
+  }
+  if (!answer.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(e.code || "http_error", e.message || `HTTP ${answer.status}`, answer.status);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => call("GET", "/api/games"),
+  createMatch: (body) => call("POST", "/api/matches", { body }),
+  view: (id, token, log) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/view${log ? `?log=${log}` : ""}`, { token }),
+  act: (id, token, action, move) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/actions?log=40`,
+      { token, body: { action, move } }),
+  pause: (id, token, paused) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/pause?log=40`,
+      { token, body: { paused } }),
+  myGames: (tokens) => call("POST", "/api/my-games", { body: { tokens } }),
+  replay: (id, k) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/replay/${k}?log=1`),
+  record: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/record`),
+};
+
+export const recordUrl = (id) => `/api/matches/${encodeURIComponent(id)}/record`;

@@ -1,0 +1,379 @@
+// The lobby: the five games (from GET /api/games), the New Game dialog built from each game's
+// option specs, the invite links of an online game, and "My games".
+import { api, recordUrl } from "./api.js";
+import { playable, uiFor, RULES_PAGES } from "./games.js";
+import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
+import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
+
+let catalogue = null;
+
+export async function loadCatalogue() {
+  if (!catalogue) catalogue = await api.games();
+  return catalogue;
+}
+
+export async function renderLobby(root) {
+  document.title = "Triverse";
+  const gamesList = h("ul", { class: "game-cards", "aria-busy": "true" });
+  const mine = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-title" },
+    h("h2", { id: "my-games-title" }, "My games"),
+    h("p", { class: "muted" }, "Loading…"));
+  root.replaceChildren(
+    h("section", { class: "lobby-intro" },
+      h("h1", {}, "Five tri games, one table"),
+      h("p", {}, "Play against the computer, pass one screen around, or invite friends with a link.")),
+    h("section", { class: "games", "aria-labelledby": "games-title" },
+      h("h2", { id: "games-title", class: "sr-only" }, "Games"), gamesList),
+    mine);
+
+  let data;
+  try {
+    data = await loadCatalogue();
+  } catch (err) {
+    gamesList.replaceChildren(h("li", { class: "error" }, `The games cannot be listed: ${err.message}`));
+    return;
+  }
+  gamesList.removeAttribute("aria-busy");
+  // The games with a table first, then the ones coming soon (each in the catalogue's order).
+  const games = [...data.games.filter(playable), ...data.games.filter((g) => !playable(g))];
+  gamesList.replaceChildren(...games.map((g) => gameCard(g, data)));
+  renderMyGames(mine);
+}
+
+function gameCard(game, data) {
+  const can = playable(game);
+  const rules = RULES_PAGES[game.name];
+  return h("li", { class: `game-card ${can ? "" : "soon"}`, "data-game": game.name },
+    h("div", { class: "game-card-art", "aria-hidden": "true" }, gameArt(game.name)),
+    h("div", { class: "game-card-text" },
+      h("h3", {}, game.title, can ? null : h("span", { class: "badge" }, "coming soon")),
+      h("p", {}, game.summary),
+      h("div", { class: "game-card-actions" },
+        can
+          ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
+            onclick: () => newGameDialog(game, data) }, "New game")
+          : null,
+        rules ? h("a", { href: rules, class: "button-link" }, "Rules") : null)));
+}
+
+function gameArt(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const s = document.createElementNS(ns, "svg");
+  s.setAttribute("viewBox", "0 0 60 52");
+  const shapes = {
+    triominoes: '<polygon points="30,4 56,48 4,48" class="art-a"/><text x="30" y="20" class="art-n">5</text><text x="17" y="43" class="art-n">3</text><text x="43" y="43" class="art-n">1</text>',
+    trinity: '<polygon points="16,6 44,6 30,30" class="art-b"/><polygon points="30,30 44,6 58,30" class="art-a"/><polygon points="2,30 16,6 30,30" class="art-a"/><polygon points="16,54 30,30 44,54" class="art-b" transform="translate(0,-4)"/>',
+    triangles: '<circle cx="8" cy="40" r="3" class="art-s"/><circle cx="30" cy="8" r="3" class="art-s"/><circle cx="52" cy="42" r="3" class="art-s"/><circle cx="34" cy="30" r="2" class="art-s"/><polyline points="8,40 30,8 52,42" class="art-l"/>',
+    trivinity: '<rect x="10" y="8" width="24" height="34" rx="3" class="art-b"/><rect x="24" y="12" width="24" height="34" rx="3" class="art-a"/>',
+    trident: '<rect x="4" y="18" width="16" height="16" class="art-a"/><rect x="22" y="18" width="16" height="16" class="art-a"/><rect x="40" y="18" width="16" height="16" class="art-a"/><text x="12" y="30" class="art-n">7</text><text x="30" y="30" class="art-n">3</text><text x="48" y="30" class="art-n">5</text>',
+  };
+  s.innerHTML = shapes[name] || "";
+  return s;
+}
+
+// --- the New Game dialog ----------------------------------------------------------------------
+const MODE_TEXT = {
+  computer: ["Against the computer", "You and computer players."],
+  hotseat: ["Hot-seat", "Several people on this screen; the tiles hide between turns."],
+  online: ["Online", "Invite links for each seat, and a link for spectators."],
+};
+
+function levelLabel(level) {
+  return `Computer: ${level}`;
+}
+
+export function newGameDialog(game, data) {
+  const ui = uiFor(game.name);
+  const modes = data.modes.filter((m) => MODE_TEXT[m]);
+  const state = { mode: modes[0], players: game.default_players };
+  const form = h("form", { class: "new-game", novalidate: true, onsubmit: (e) => e.preventDefault() });
+
+  const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, "How to play"),
+    ...modes.map((m, i) => h("label", { class: "radio" },
+      h("input", { type: "radio", name: "mode", value: m, checked: i === 0,
+        onchange: () => { state.mode = m; drawSeats(); } }),
+      h("span", {}, h("strong", {}, MODE_TEXT[m][0]), h("small", {}, MODE_TEXT[m][1])))));
+
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
+  const countSelect = h("select", { id: "ng-players", name: "players",
+    onchange: () => { state.players = Number(countSelect.value); drawSeats(); } },
+  ...counts.map((n) => h("option", { value: n, selected: n === state.players }, `${n} players`)));
+
+  const seatsBox = h("div", { class: "seats" });
+  const seatRows = [];
+  function drawSeats() {
+    const old = seatRows.splice(0).map((r) => ({ kind: r.kind.value, name: r.name.value }));
+    seatsBox.replaceChildren();
+    for (let i = 0; i < state.players; i++) {
+      const prev = old[i];
+      const kinds = [["human", "Human"], ...data.levels.map((l) => [l, levelLabel(l)])]
+        .filter(([k]) => (state.mode === "computer" ? (i === 0) === (k === "human")
+          : i >= 2 || k === "human"));
+      const allowed = kinds.map(([k]) => k);
+      const kind = prev && allowed.includes(prev.kind) ? prev.kind
+        : allowed.includes("human") ? "human" : allowed.at(-1);
+      const kindSelect = h("select", { name: `kind-${i}`, "aria-label": `Seat ${i + 1}: who plays`,
+        disabled: kinds.length === 1 },
+      ...kinds.map(([k, label]) => h("option", { value: k, selected: k === kind }, label)));
+      const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
+        "aria-label": `Seat ${i + 1}: name`, placeholder: `Player ${i + 1}`,
+        value: prev && prev.name ? prev.name : "" });
+      const sync = () => { nameInput.disabled = kindSelect.value !== "human"; };
+      kindSelect.addEventListener("change", sync);
+      sync();
+      seatRows.push({ kind: kindSelect, name: nameInput });
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `${i + 1}`), kindSelect, nameInput));
+    }
+  }
+  drawSeats();
+
+  const optionInputs = {};
+  const main = [], advanced = [];
+  for (const spec of game.options) {
+    const input = optionInput(spec, game);
+    optionInputs[spec.name] = input;
+    const label = (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
+    const row = h("div", { class: "option-row" },
+      h("label", { for: input.id }, label), input,
+      h("small", { class: "help", id: `${input.id}-help` }, spec.help));
+    input.setAttribute("aria-describedby", `${input.id}-help`);
+    if (spec.name === "variant" && Object.keys(game.variants).length) {
+      const desc = h("small", { class: "variant-help" }, game.variants[input.value] || "");
+      input.addEventListener("change", () => { desc.textContent = game.variants[input.value] || ""; });
+      row.append(desc);
+    }
+    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(row);
+  }
+  const seed = new URLSearchParams(location.search).get("seed");
+
+  const error = h("p", { class: "form-error", role: "alert" });
+  form.append(modeSet,
+    h("fieldset", {}, h("legend", {}, "Players"),
+      h("div", { class: "option-row" }, h("label", { for: "ng-players" }, "Number of players"), countSelect),
+      seatsBox),
+    h("fieldset", {}, h("legend", {}, "Options"), ...main,
+      advanced.length ? h("details", {}, h("summary", {}, "More options"), ...advanced) : null),
+    error);
+
+  openDialog({
+    title: `New game of ${game.title}`, body: form, className: "new-game-dialog",
+    actions: [{ label: "Cancel", value: null }, { label: "Start", value: "start", primary: true }],
+    onOpen: (dlg, close) => {
+      const start = dlg.querySelector('button[data-value="start"]');
+      // Replace the default close-on-click of "Start" with a submit that may fail.
+      const clone = start.cloneNode(true);
+      start.replaceWith(clone);
+      clone.addEventListener("click", async () => {
+        error.textContent = "";
+        const body = {
+          game: game.name, mode: state.mode,
+          seats: seatRows.map((r, i) => {
+            const kind = r.kind.value;
+            const name = r.name.value.trim();
+            return kind === "human" && name ? { kind, name } : { kind };
+          }),
+          options: {},
+        };
+        for (const spec of game.options) {
+          const v = readOption(spec, optionInputs[spec.name]);
+          if (v !== undefined) body.options[spec.name] = v;
+        }
+        if (seed !== null && seed !== "") body.seed = Number(seed);
+        clone.disabled = true;
+        try {
+          const created = await api.createMatch(body);
+          close("created");
+          afterCreate(created, game);
+        } catch (err) {
+          error.textContent = err.message;
+          clone.disabled = false;
+        }
+      });
+    },
+  });
+}
+
+function optionInput(spec, game) {
+  const id = `opt-${spec.name}`;
+  if (spec.choices && spec.choices.length) {
+    return h("select", { id, name: spec.name },
+      ...spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, String(c))));
+  }
+  if (spec.type === "bool") {
+    return h("input", { id, type: "checkbox", name: spec.name, checked: Boolean(spec.default) });
+  }
+  if (spec.type === "int") {
+    const small = spec.minimum !== null && spec.maximum !== null && spec.maximum - spec.minimum <= 8;
+    if (small) {
+      const options = [];
+      for (let n = spec.minimum; n <= spec.maximum; n++) {
+        options.push(h("option", { value: n, selected: n === spec.default }, String(n)));
+      }
+      return h("select", { id, name: spec.name }, ...options);
+    }
+    return h("input", { id, type: "number", name: spec.name, value: spec.default,
+      min: spec.minimum ?? undefined, max: spec.maximum ?? undefined, step: 1, inputmode: "numeric" });
+  }
+  return h("input", { id, type: "text", name: spec.name, value: spec.default ?? "" });
+}
+
+function readOption(spec, input) {
+  if (spec.type === "bool") return input.checked;
+  if (spec.type === "int") {
+    if (input.value === "") return undefined;
+    const n = Number(input.value);
+    return Number.isInteger(n) ? n : input.value;   // the server names a bad value
+  }
+  return input.value;
+}
+
+function afterCreate(created, game) {
+  const humans = created.seats.filter((s) => s.token);
+  if (created.mode === "online") {
+    const mine = humans[0];
+    addSeat({ match_id: created.match_id, seat: mine.seat, token: mine.token, game: game.name, mode: "online" });
+    const invites = humans.slice(1).map((s) => ({ seat: s.seat, name: s.name, url: s.url }));
+    saveInvites(created.match_id, { seats: invites, spectator: created.spectator_url });
+    showInvites(created.match_id, game.title, invites, created.spectator_url, mine.link);
+    return;
+  }
+  for (const s of humans) {
+    addSeat({ match_id: created.match_id, seat: s.seat, token: s.token, game: game.name, mode: created.mode });
+  }
+  const target = created.mode === "hotseat" ? `/play/${created.match_id}` : humans.length ? humans[0].link : created.spectator_link;
+  window.triverseNavigate(target);
+}
+
+export function showInvites(matchId, title, invites, spectatorUrl, ownLink) {
+  const row = (label, url, attrs) => {
+    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `${label} link`, ...attrs });
+    return h("div", { class: "invite-row" },
+      h("span", { class: "invite-label" }, label), input,
+      h("button", { type: "button", onclick: async () => {
+        input.select();
+        notice((await copyText(url)) ? "Link copied." : "Select the link and copy it.");
+      } }, "Copy"));
+  };
+  const body = h("div", { class: "invites" },
+    h("p", {}, "Send each player their own link: whoever opens it plays that seat. Keep your own seat's link to yourself."),
+    ...invites.map((s) => row(`${s.name} (seat ${s.seat + 1})`, s.url, { "data-invite-seat": s.seat })),
+    row("Spectators", spectatorUrl, { "data-spectator-link": "" }));
+  return openDialog({
+    title: `Invite players: ${title}`, body, className: "invite-dialog",
+    actions: ownLink ? [{ label: "Later", value: null }, { label: "Play my seat", value: "play", primary: true }]
+      : [{ label: "Close", value: null, primary: true }],
+  }).then((v) => {
+    if (v === "play" && ownLink) window.triverseNavigate(ownLink);
+  });
+}
+
+// --- My games ---------------------------------------------------------------------------------
+async function renderMyGames(section) {
+  const mine = seats();
+  const title = section.querySelector("h2");
+  if (!mine.length) {
+    section.replaceChildren(title, h("p", { class: "muted" }, "Games you play in this browser appear here."));
+    return;
+  }
+  let data;
+  try {
+    data = await api.myGames(mine.map((s) => s.token));
+  } catch (err) {
+    section.replaceChildren(title, h("p", { class: "error" }, `Your games cannot be listed: ${err.message}`));
+    return;
+  }
+  const byMatch = new Map();
+  for (const m of data.matches) {
+    if (!byMatch.has(m.match_id)) byMatch.set(m.match_id, { ...m, mySeats: [] });
+    byMatch.get(m.match_id).mySeats.push(m);
+  }
+  const matches = [...byMatch.values()];
+  const open = matches.filter((m) => !m.finished), done = matches.filter((m) => m.finished);
+  section.replaceChildren(title,
+    h("h3", {}, "Unfinished"),
+    open.length ? h("ul", { class: "match-list" }, ...open.map(matchItem)) : h("p", { class: "muted" }, "None."),
+    h("h3", {}, "Finished"),
+    done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, "None yet."));
+}
+
+function playersText(m) {
+  return m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind})`}`).join(", ");
+}
+
+function matchItem(m) {
+  const when = new Date(m.updated_at).toLocaleString();
+  const mineNames = m.mySeats.map((s) => s.name).join(" & ");
+  let status;
+  if (m.finished && m.result) {
+    const order = m.players.map((p, i) => ({ p, score: m.result.scores[i], rank: m.result.ranks[i] }))
+      .sort((a, b) => a.rank - b.rank);
+    status = order.map((o) => `${ordinal(o.rank)} ${o.p.name} ${o.score}`).join(" · ");
+  } else {
+    const turn = m.mySeats.some((s) => s.your_turn);
+    status = `${turn ? "Your turn" : "Waiting"} · move ${m.move}${m.paused ? " · paused" : ""}`;
+  }
+  const link = m.mode === "hotseat" ? `/play/${m.match_id}` : m.mySeats[0].link;
+  const actions = [];
+  if (!m.finished) {
+    actions.push(h("a", { href: link, class: "button-link primary", "data-continue": m.match_id }, "Continue"));
+  } else {
+    actions.push(
+      h("a", { href: `/watch/${m.match_id}?replay=0`, class: "button-link", "data-replay": m.match_id }, "Replay"),
+      h("a", { href: recordUrl(m.match_id), download: `${m.game}-${m.match_id}.json`, class: "button-link",
+        "data-download": m.match_id }, "Download record"),
+      h("button", { type: "button", "data-export": m.match_id, onclick: () => exportRecord(m) }, "Export"));
+  }
+  actions.push(h("button", { type: "button", class: "quiet", onclick: async (e) => {
+    const ok = await openDialog({
+      title: "Forget this game?",
+      body: h("p", {}, "This browser forgets its seats in this game. The game itself stays on the server; an invite link opens it again."),
+      actions: [{ label: "Keep", value: null }, { label: "Forget", value: "forget", danger: true }],
+    });
+    if (ok) {
+      forgetMatch(m.match_id);
+      e.target.closest("li").remove();
+    }
+  } }, "Forget"));
+  return h("li", { class: "match-item", "data-match": m.match_id },
+    h("div", { class: "match-item-main" },
+      h("strong", {}, m.title), " ", h("span", { class: "badge mode" }, m.mode),
+      h("div", { class: "muted" }, `${playersText(m)} — you: ${mineNames}`),
+      h("div", { class: "match-status" }, status),
+      h("div", { class: "muted small" }, `Last played ${when}`)),
+    h("div", { class: "match-item-actions" }, ...actions));
+}
+
+/** Export a finished game: the record as JSON, or the moves as plain text. */
+async function exportRecord(m) {
+  let record;
+  try {
+    record = await api.record(m.match_id);
+  } catch (err) {
+    notice(err.message, "error");
+    return;
+  }
+  const text = recordText(record);
+  const area = h("textarea", { readonly: true, rows: 12, class: "export-text", "aria-label": "The game as text" }, text);
+  const choice = await openDialog({
+    title: `Export: ${m.title}`, body: h("div", {}, h("p", {}, "The moves in the game's notation, one a line. The JSON record replays with `triverse replay`."), area),
+    actions: [{ label: "Close", value: null }, { label: "Copy text", value: "copy" },
+      { label: "Save as text", value: "txt" }, { label: "Save JSON record", value: "json", primary: true }],
+  });
+  if (choice === "copy") notice((await copyText(text)) ? "Copied." : "Select the text and copy it.");
+  if (choice === "txt") download(`${record.game}-${m.match_id}.txt`, text, "text/plain");
+  if (choice === "json") download(`${record.game}-${m.match_id}.json`, JSON.stringify(record, null, 1));
+}
+
+export function recordText(record) {
+  const lines = [
+    `# ${record.game} (${Object.entries(record.options || {}).map(([k, v]) => `${k}=${v}`).join(", ")})`,
+    `# players: ${record.players.map((p) => `${p.name} [${p.kind}]`).join(", ")}`,
+    `# seed: ${record.seed}`,
+  ];
+  if (record.result) {
+    lines.push(`# result: ${record.result.scores.join(" ")} (ranks ${record.result.ranks.join(" ")})`);
+  }
+  record.actions.forEach((a, i) => lines.push(`${i + 1}. ${a}`));
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,120 @@
+// Small DOM helpers: element building, modal dialogs, notices and the aria-live announcer.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let dialogDepth = 0;
+export const dialogOpen = () => dialogDepth > 0;
+
+/**
+ * A modal dialog. `actions`: [{label, value, primary, disabled, title}]. Resolves with the
+ * value of the button pressed, or null when dismissed (Escape). Focus returns where it was.
+ */
+export function openDialog({ title, body, actions = [{ label: "Close", value: null }],
+  className = "", dismissible = true, onOpen = null }) {
+  return new Promise((resolve) => {
+    const before = document.activeElement;
+    const titleId = `dlg-${Math.random().toString(36).slice(2, 8)}`;
+    const buttons = actions.map((a) => h("button", {
+      type: "button", class: a.primary ? "primary" : a.danger ? "danger" : "",
+      disabled: a.disabled, title: a.title, "data-value": String(a.value),
+      onclick: () => close(a.value),
+    }, a.label));
+    const dlg = h("dialog", { class: `dialog ${className}`, "aria-labelledby": titleId },
+      h("h2", { id: titleId }, title),
+      h("div", { class: "dialog-body" }, body),
+      h("div", { class: "dialog-actions" }, buttons));
+    let done = false;
+    function close(value) {
+      if (done) return;
+      done = true;
+      dialogDepth -= 1;
+      dlg.close();
+      dlg.remove();
+      if (before && before.focus && document.contains(before)) before.focus();
+      resolve(value);
+    }
+    dlg.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      if (dismissible) close(null);
+    });
+    dlg.close_ = close;
+    document.body.append(dlg);
+    dialogDepth += 1;
+    dlg.showModal();
+    const primary = buttons.find((b) => b.classList.contains("primary") && !b.disabled);
+    (primary || buttons.find((b) => !b.disabled) || dlg).focus();
+    if (onOpen) onOpen(dlg, close);
+  });
+}
+
+/** Close every open dialog (leaving a page). */
+export function closeDialogs() {
+  for (const dlg of document.querySelectorAll("dialog.dialog")) {
+    if (dlg.close_) dlg.close_(null);
+  }
+}
+
+const live = () => document.getElementById("live");
+
+/** Say something to screen readers (the page's aria-live region). */
+export function announce(text) {
+  const region = live();
+  if (!region) return;
+  const item = h("p", {}, text);
+  region.append(item);
+  while (region.childElementCount > 6) region.firstElementChild.remove();
+}
+
+/** A short notice over the page (errors, "copied"). */
+export function notice(text, kind = "info", ms = 4000) {
+  let box = document.getElementById("notices");
+  if (!box) {
+    box = h("div", { id: "notices", class: "notices" });
+    document.body.append(box);
+  }
+  const item = h("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), ms);
+  return item;
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "offscreen" }, text);
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}
+
+export function download(name, text, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h("a", { href: url, download: name, class: "offscreen" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) ? 0 : n % 10] || "th"}`;
