@@ -31,6 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from triverse.core.catalogue import BY_NAME
 from triverse.core.errors import GameOverError, IllegalActionError, OptionError
 from triverse.core.events import Event
 from triverse.core.options import OptionSpec, OptionValue, resolve_options
@@ -117,11 +118,11 @@ class Game(ABC, Generic[S, A]):
     name: ClassVar[str]
     """Machine name, used in the CLI, records and URLs: ``"triominoes"``."""
     title: ClassVar[str]
-    """Display name: ``"Tri-ominoes"``."""
+    """Display name: ``"Tri-ominoes"``. Taken from the catalogue for the five games."""
     summary: ClassVar[str]
-    """One sentence for the lobby."""
+    """One sentence for the lobby. Taken from the catalogue for the five games."""
     seed_file: ClassVar[str]
-    """The seed text this game is built from, in ``shared/seeds/``."""
+    """The seed text this game is built from, in ``shared/seeds/``. From the catalogue too."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int] = 2
@@ -131,6 +132,13 @@ class Game(ABC, Generic[S, A]):
     """Named rule variants and what each changes; the first is the seed's rules."""
     perfect_information: ClassVar[bool] = False
     """True when no seat ever has hidden information (Triangles)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game of the catalogue takes its title, summary and seed file from its entry."""
+        super().__init_subclass__(**kwargs)
+        entry = BY_NAME.get(cls.__dict__.get("name", ""))
+        if entry is not None:
+            cls.title, cls.summary, cls.seed_file = entry.title, entry.summary, entry.seed_file
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players

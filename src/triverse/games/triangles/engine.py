@@ -169,12 +169,6 @@ class TrianglesGame(Game["TrianglesState", Line]):
     """
 
     name = "triangles"
-    title = "Triangles"
-    summary = (
-        "Two players draw non-crossing lines between the stars of a random cloud; closing an "
-        "empty triangle scores."
-    )
-    seed_file = "001_b7657b4fe759119d.txt"
     min_players = 2
     max_players = 2
     default_players = 2

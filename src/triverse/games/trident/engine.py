@@ -263,10 +263,6 @@ class TridentGame(Game["TridentState", Action]):
     """Trident for 2-4 players: number tiles laid crossword style, lines of three total 15."""
 
     name: ClassVar[str] = "trident"
-    title: ClassVar[str] = "Trident"
-    summary: ClassVar[str] = ("Number tiles 0-15 laid crossword style: every line of three must "
-                              "total exactly 15.")
-    seed_file: ClassVar[str] = "003_b3db9e286a3c0d3a.txt"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2

@@ -121,10 +121,6 @@ class TrinityGame(TileGame["TrinityState"]):
     """Trinity for 2-4 players: 76 chiral triangles, Hexagons, Spans and Slides, 1-3 rounds."""
 
     name = "trinity"
-    title = "Trinity"
-    summary = ("Triangle tiles numbered 0-5, 76 of them: match corners, score Hexagons, Spans "
-               "and Slides over up to three rounds.")
-    seed_file = "000_ac294f1c52767fae.txt"
     min_players = 2
     max_players = MAX_PLAYERS
     option_specs = (

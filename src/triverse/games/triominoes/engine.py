@@ -135,10 +135,6 @@ class TriominoesGame(TileGame["TriominoesState"]):
     """Tri-ominoes for 2-6 players: match corners, score hexagons and bridges, play to 400."""
 
     name: ClassVar[str] = "triominoes"
-    title: ClassVar[str] = "Tri-ominoes"
-    summary: ClassVar[str] = ("The 1965 triangular dominoes for 2-6 players: match corners, build "
-                              "hexagons and bridges, play to 400.")
-    seed_file: ClassVar[str] = "004_24418ddd36cf3878.txt"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2

@@ -265,11 +265,6 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
     """
 
     name: ClassVar[str] = "trivinity"
-    title: ClassVar[str] = "Trivinity"
-    summary: ClassVar[str] = (
-        "A deck-building game of gods: gather Power, Mana and Tribute and buy from a 3x3 grid "
-        "of stacks.")
-    seed_file: ClassVar[str] = "002_c825b3f57a62bffb.txt"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 2
