@@ -2,6 +2,7 @@
 // option specs, the invite links of an online game, and "My games".
 import { api, recordUrl } from "./api.js";
 import { playable, uiFor, RULES_PAGES } from "./games.js";
+import { statsOf, tallyOf } from "./stats.js";
 import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
 import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
 
@@ -48,12 +49,31 @@ function gameCard(game, data) {
     h("div", { class: "game-card-text" },
       h("h3", {}, game.title, can ? null : h("span", { class: "badge" }, "coming soon")),
       h("p", {}, game.summary),
+      can ? cardStats(game) : null,
       h("div", { class: "game-card-actions" },
         can
           ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
             onclick: () => newGameDialog(game, data) }, "New game")
           : null,
         rules ? h("a", { href: rules, class: "button-link" }, "Rules") : null)));
+}
+
+/** The statistics against the computer kept in this browser, one row per board played. */
+function cardStats(game) {
+  const ui = uiFor(game.name);
+  const all = statsOf(game.name);
+  const keys = (ui.statsKeys || Object.keys(all)).filter((k) => all[k]);
+  if (!keys.length) return null;
+  return h("table", { class: "card-stats", "data-stats-game": game.name },
+    h("caption", {}, "Against the computer, in this browser"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Board"), h("th", { scope: "col", title: "wins" }, "Won"),
+      h("th", { scope: "col", title: "losses" }, "Lost"), h("th", { scope: "col", title: "draws" }, "Draw"))),
+    h("tbody", {}, ...keys.map((k) => {
+      const t = tallyOf(game.name, k);
+      return h("tr", { "data-stats-key": k }, h("th", { scope: "row" }, ui.statsLabel(k)),
+        h("td", { "data-wins": t.wins }, String(t.wins)), h("td", { "data-losses": t.losses }, String(t.losses)),
+        h("td", { "data-draws": t.draws }, String(t.draws)));
+    })));
 }
 
 function gameArt(name) {
@@ -63,7 +83,7 @@ function gameArt(name) {
   const shapes = {
     triominoes: '<polygon points="30,4 56,48 4,48" class="art-a"/><text x="30" y="20" class="art-n">5</text><text x="17" y="43" class="art-n">3</text><text x="43" y="43" class="art-n">1</text>',
     trinity: '<polygon points="16,6 44,6 30,30" class="art-b"/><polygon points="30,30 44,6 58,30" class="art-a"/><polygon points="2,30 16,6 30,30" class="art-a"/><polygon points="16,54 30,30 44,54" class="art-b" transform="translate(0,-4)"/>',
-    triangles: '<circle cx="8" cy="40" r="3" class="art-s"/><circle cx="30" cy="8" r="3" class="art-s"/><circle cx="52" cy="42" r="3" class="art-s"/><circle cx="34" cy="30" r="2" class="art-s"/><polyline points="8,40 30,8 52,42" class="art-l"/>',
+    triangles: '<polygon points="8,40 30,8 34,30" class="art-t"/><polyline points="34,30 8,40 30,8 34,30" class="art-l"/><line x1="30" y1="8" x2="52" y2="42" class="art-l2"/><line x1="34" y1="30" x2="52" y2="42" class="art-l2"/><circle cx="8" cy="40" r="3" class="art-s"/><circle cx="30" cy="8" r="3" class="art-s"/><circle cx="52" cy="42" r="3" class="art-s"/><circle cx="34" cy="30" r="2.6" class="art-s"/>',
     trivinity: '<rect x="10" y="8" width="24" height="34" rx="3" class="art-b"/><rect x="24" y="12" width="24" height="34" rx="3" class="art-a"/>',
     trident: '<rect x="4" y="18" width="16" height="16" class="art-a"/><rect x="22" y="18" width="16" height="16" class="art-a"/><rect x="40" y="18" width="16" height="16" class="art-a"/><text x="12" y="30" class="art-n">7</text><text x="30" y="30" class="art-n">3</text><text x="48" y="30" class="art-n">5</text>',
   };
@@ -88,11 +108,14 @@ export function newGameDialog(game, data) {
   const state = { mode: modes[0], players: game.default_players };
   const form = h("form", { class: "new-game", novalidate: true, onsubmit: (e) => e.preventDefault() });
 
+  // Hot-seat hides nothing in a game without hidden information (no pass screen).
+  const modeText = (m) => (m === "hotseat" && ui && !ui.passScreen
+    ? ["Hot-seat", "Take turns on this screen; nothing is hidden."] : MODE_TEXT[m]);
   const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, "How to play"),
     ...modes.map((m, i) => h("label", { class: "radio" },
       h("input", { type: "radio", name: "mode", value: m, checked: i === 0,
         onchange: () => { state.mode = m; drawSeats(); } }),
-      h("span", {}, h("strong", {}, MODE_TEXT[m][0]), h("small", {}, MODE_TEXT[m][1])))));
+      h("span", {}, h("strong", {}, modeText(m)[0]), h("small", {}, modeText(m)[1])))));
 
   const counts = [];
   for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
@@ -130,13 +153,19 @@ export function newGameDialog(game, data) {
 
   const optionInputs = {};
   const main = [], advanced = [];
+  // Controls that set several options at once (Triangles' Board: stars and device).
+  const custom = (ui ? ui.customOptions : []).map((c) => ({ ...c, control: c.build(game) }));
+  const covered = new Set(custom.flatMap((c) => c.covers));
+  main.push(...custom.map((c) => c.control.row));
   for (const spec of game.options) {
+    if (covered.has(spec.name)) continue;
     const input = optionInput(spec, game);
     optionInputs[spec.name] = input;
     const label = (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
-    const row = h("div", { class: "option-row" },
+    const help = (ui && ui.optionHelp[spec.name]) || spec.help;
+    const row = h("div", { class: `option-row${spec.type === "bool" ? " option-check" : ""}` },
       h("label", { for: input.id }, label), input,
-      h("small", { class: "help", id: `${input.id}-help` }, spec.help));
+      h("small", { class: "help", id: `${input.id}-help` }, help));
     input.setAttribute("aria-describedby", `${input.id}-help`);
     if (spec.name === "variant" && Object.keys(game.variants).length) {
       const desc = h("small", { class: "variant-help" }, game.variants[input.value] || "");
@@ -176,9 +205,11 @@ export function newGameDialog(game, data) {
           options: {},
         };
         for (const spec of game.options) {
+          if (covered.has(spec.name)) continue;
           const v = readOption(spec, optionInputs[spec.name]);
           if (v !== undefined) body.options[spec.name] = v;
         }
+        for (const c of custom) Object.assign(body.options, c.control.read());
         if (seed !== null && seed !== "") body.seed = Number(seed);
         clone.disabled = true;
         try {

@@ -16,7 +16,7 @@ async function route() {
   if (match) {
     const params = new URLSearchParams(location.search);
     const replay = params.has("replay") ? Number(params.get("replay") || 0) : null;
-    const { renderMatch } = await import("./play.js");
+    const { renderMatch } = await import("./table.js");
     renderMatch(app, { matchId: decodeURIComponent(match[2]), watch: match[1] === "watch", replay });
   } else {
     const { renderLobby } = await import("./lobby.js");

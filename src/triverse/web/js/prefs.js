@@ -1,8 +1,10 @@
-// The Preferences dialog: rotation keys, sound, cell coordinates (stored in localStorage).
+// The Preferences dialog: rotation keys, sound, cell coordinates, Triangles' colour theme and
+// star numbers (stored in localStorage).
 // As in Trinity's seed, the arrow keys, Escape and Caps Lock cannot be rotation keys (they
 // scroll the board, end the game and pause it); nor can the other keys the board uses.
 import { h, openDialog } from "./ui.js";
 import { DEFAULT_PREFS, prefs, setPrefs } from "./store.js";
+import { STAR_THEMES, applyStarTheme } from "./themes.js";
 
 const RESERVED = {
   ArrowUp: "scrolls the board", ArrowDown: "scrolls the board",
@@ -70,6 +72,11 @@ export function openPreferences() {
 
   const sound = h("input", { type: "checkbox", id: "pref-sound", checked: current.sound });
   const coords = h("input", { type: "checkbox", id: "pref-coords", checked: current.coordinates });
+  const numbers = h("input", { type: "checkbox", id: "pref-star-numbers", checked: current.starNumbers });
+  const themes = STAR_THEMES.map((t) => h("label", { class: "radio theme-choice" },
+    h("input", { type: "radio", name: "star-theme", value: t.id, checked: t.id === current.starTheme }),
+    themeSwatch(t.id),
+    h("span", {}, h("strong", {}, t.name), h("small", {}, t.description))));
   const body = h("div", { class: "prefs" },
     h("fieldset", {}, h("legend", {}, "Rotation keys"),
       keyButton("rotateLeft", "Turn counter-clockwise"),
@@ -78,7 +85,11 @@ export function openPreferences() {
       message),
     h("fieldset", {}, h("legend", {}, "Display and sound"),
       h("label", { class: "check" }, sound, " Sound effects (the crowd cheers at the end)"),
-      h("label", { class: "check" }, coords, " Show cell coordinates under the pointer")));
+      h("label", { class: "check" }, coords, " Show cell coordinates under the pointer")),
+    h("fieldset", { class: "themes" }, h("legend", {}, "Triangles: colours"),
+      ...themes,
+      h("p", { class: "hint" }, "In every theme Player 1's lines are solid and their triangles striped; Player 2's lines are dashed and their triangles dotted."),
+      h("label", { class: "check" }, numbers, " Show the stars' numbers")));
   return openDialog({
     title: "Preferences", body, className: "prefs-dialog",
     actions: [
@@ -88,10 +99,26 @@ export function openPreferences() {
     ],
   }).then((value) => {
     if (value === "save") {
-      setPrefs({ ...chosen, sound: sound.checked, coordinates: coords.checked });
+      const theme = themes.map((l) => l.querySelector("input")).find((i) => i.checked);
+      setPrefs({ ...chosen, sound: sound.checked, coordinates: coords.checked,
+        starNumbers: numbers.checked, starTheme: theme ? theme.value : current.starTheme });
     } else if (value === "defaults") {
       setPrefs({ ...DEFAULT_PREFS });
     }
     return value;
   });
+}
+
+/** Two lines in a theme's colours on its sky: Player 1 solid, Player 2 dashed. */
+export function themeSwatch(id) {
+  const ns = "http://www.w3.org/2000/svg";
+  const s = document.createElementNS(ns, "svg");
+  s.setAttribute("viewBox", "0 0 44 28");
+  s.setAttribute("class", "theme-swatch");
+  s.setAttribute("aria-hidden", "true");
+  s.innerHTML = '<rect width="44" height="28" rx="5" class="sw-sky"/>'
+    + '<line x1="6" y1="20" x2="22" y2="7" class="sw-p1"/><line x1="22" y1="7" x2="38" y2="21" class="sw-p2"/>'
+    + '<circle cx="6" cy="20" r="2.4" class="sw-star"/><circle cx="22" cy="7" r="2.4" class="sw-star"/><circle cx="38" cy="21" r="2.4" class="sw-star"/>';
+  applyStarTheme(s, id);
+  return s;
 }

@@ -61,6 +61,8 @@ export const DEFAULT_PREFS = {
   rotateRight: "x",
   sound: true,
   coordinates: false,
+  starTheme: "nebula",  // Triangles' colours (themes.js)
+  starNumbers: true,    // Triangles: the stars' numbers beside them
 };
 
 export const prefs = () => ({ ...DEFAULT_PREFS, ...read(PREFS, {}) });

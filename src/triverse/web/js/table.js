@@ -1,52 +1,130 @@
-// The match page of the tile games (Tri-ominoes, Trinity): the board, the hand, scores and
-// events, and the three ways to be at a table:
+// The table: everything about being at a match that is the same for every game. It holds the
+// connection, the seats this browser holds, the heading and its tools (pause, sound, keys,
+// rules, invite, end), the score panel and the event feed, the end-of-round and final
+// screens, statistics against the computer, hot-seat and replay. What is drawn on the board
+// and in the tray below it belongs to the game's *view*, a module of js/games/ loaded for the
+// game's kind (games.js), created with createView(table, host); docs/web.md, "Adding a game's
+// UI", describes the interface.
+//
+// Three ways to be at a table:
 //  - one seat (against the computer, or an online invite link): one websocket for that seat;
-//  - hot-seat (this browser holds several seats): one websocket at a time, as a spectator
-//    while the "pass the device" screen shows, then as the seat that confirmed; so the page
-//    never receives, let alone shows, a hand other than the one being played;
+//  - hot-seat (this browser holds several seats): one websocket at a time. For a game with
+//    hidden information (passScreen in games.js) the socket is a spectator's while the "pass
+//    the device" screen shows, then the seat's that confirmed; so the page never receives, let
+//    alone shows, a hand other than the one being played. A game without hidden information
+//    simply switches to the seat to move;
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
 import { api, recordUrl } from "./api.js";
-import { BoardView } from "./board.js";
 import { Connection } from "./connection.js";
-import { HandView } from "./hand.js";
-import { uiFor } from "./games.js";
-import { keyName, normKey, openPreferences } from "./prefs.js";
+import { loadView, uiFor } from "./games.js";
+import { openPreferences } from "./prefs.js";
 import { cheer, chime, click } from "./sound.js";
+import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
 import { forgetMatch, invitesOf, prefs, seatsOf, setPrefs, addSeat, updateSeats } from "./store.js";
-import {
-  Board, isUp, isTriple, key, nearCells, parsePlacement, tileValues, vertexCells, ORIENTATIONS,
-} from "./trigrid.js";
-import { tileIcon } from "./svg.js";
 import { announce, dialogOpen, h, notice, openDialog, ordinal } from "./ui.js";
 import { showInvites } from "./lobby.js";
 
-const PAN_STEP = 70;
-
 export function renderMatch(root, { matchId, watch, replay }) {
-  const page = new MatchPage(root, matchId, { watch, replay });
-  page.start();
-  return page;
+  const table = new Table(root, matchId, { watch, replay });
+  table.start();
+  return table;
 }
 
-class MatchPage {
+export class Table {
   constructor(root, matchId, { watch, replay }) {
     this.root = root;
     this.matchId = matchId;
     this.watch = watch;
     this.replayStep = replay;
+    this.replaying = replay !== null && replay !== undefined && watch;
     this.view = null;
-    this.ui = null;
+    this.ui = null;              // the game's entry of games.js
+    this.gameView = null;        // the game's view (createView of its kind's module)
     this.conn = null;
     this.identity = null;        // the seat whose socket is open (null: spectator)
     this.tokens = new Map();     // seat -> token held by this browser
     this.hotseat = false;
     this.lastSeen = null;        // highest log move shown in the feed
     this.shownFinal = false;
-    this.keyCursor = -1;
     this.busy = false;
     this.destroyed = false;
     this.onKey = (e) => this.key(e);
-    this.onPrefs = () => this.renderTools();
+    this.onPrefs = () => this.prefsChanged();
+  }
+
+  // --- what a game's view may use (docs/web.md, "Adding a game's UI") ----------------------------
+  /** The seat this page plays now (null: watching). */
+  get seat() {
+    return this.view && this.view.seat !== undefined ? this.view.seat : null;
+  }
+
+  /** The players' names, by seat. */
+  names() {
+    return this.view ? this.view.players.map((p) => p.name) : [];
+  }
+
+  /** A line of help under the view's controls. */
+  hint(text) {
+    this.el.hint.textContent = text || "";
+  }
+
+  /** Show (and announce) why something was refused: "Refused: …". */
+  refuse(message) {
+    const text = `Refused: ${message}`;
+    this.el.refusal.textContent = text;
+    announce(text);
+  }
+
+  clearRefusal() {
+    this.el.refusal.textContent = "";
+  }
+
+  announce(text) {
+    announce(text);
+  }
+
+  /** A big banner over the board for a moment. */
+  toast(text) {
+    const t = h("div", { class: "toast" }, text);
+    this.el.toasts.append(t);
+    setTimeout(() => t.remove(), 2600);
+  }
+
+  get sound() {
+    return { click, chime, cheer };
+  }
+
+  /**
+   * Send the intent `notation` for this page's seat, with the move of the view it was made
+   * on. Resolves with the server's answer: {type: "accepted", move} or {type: "error", code,
+   * message}; a refusal is already shown under the controls ("Refused: " and the server's
+   * words), and the view re-rendered. Resolves null if nothing was sent (no seat, or busy).
+   */
+  async send(notation) {
+    const view = this.view;
+    if (!view || view.seat === null || this.busy) return null;
+    this.busy = true;
+    this.clearRefusal();
+    let answer;
+    if (this.conn && this.conn.connected) {
+      answer = await this.conn.act(notation, view.move);
+    } else {
+      try {
+        const r = await api.act(this.matchId, this.tokens.get(this.identity), notation, view.move);
+        answer = { type: "accepted", move: r.move };
+        this.busy = false;
+        this.receive(r.view);
+      } catch (err) {
+        answer = { type: "error", code: err.code, message: err.message };
+      }
+    }
+    this.busy = false;
+    if (answer.type === "error") {
+      this.refuse(answer.message);
+      if (answer.code === "stale_move" && this.conn) this.conn.sync();
+    }
+    if (this.view) this.render(this.view);
+    return answer;
   }
 
   // --- start-up ----------------------------------------------------------------------------------
@@ -58,19 +136,22 @@ class MatchPage {
       if (hashToken && seatParam !== null) {
         addSeat({ match_id: this.matchId, seat: Number(seatParam), token: hashToken });
       }
-      for (const s of seatsOf(this.matchId)) this.tokens.set(s.seat, s.token);
       const stored = seatsOf(this.matchId);
+      for (const s of stored) this.tokens.set(s.seat, s.token);
       this.hotseat = this.tokens.size > 1 && stored.some((s) => s.mode === "hotseat");
       if (!this.hotseat && this.tokens.size) {
         const wanted = seatParam !== null && this.tokens.has(Number(seatParam)) ? Number(seatParam)
           : [...this.tokens.keys()][0];
         this.mySeat = wanted;
       }
+      // Fetch the game's view module while the socket opens (the seats remember the game).
+      const game = stored.find((s) => s.game)?.game;
+      if (game && uiFor(game)) loadView(uiFor(game).kind).catch(() => {});
     }
     this.build();
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("triverse:prefs", this.onPrefs);
-    if (this.watch && this.replayStep !== null) {
+    if (this.replaying) {
       this.startReplay(this.replayStep);
     } else if (this.hotseat) {
       this.connect(null);
@@ -88,7 +169,7 @@ class MatchPage {
     clearInterval(this.replayTimer);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("triverse:prefs", this.onPrefs);
-    if (this.board) this.board.resizeObserver.disconnect();
+    if (this.gameView) this.gameView.destroy();
   }
 
   connect(seat) {
@@ -117,7 +198,12 @@ class MatchPage {
   fatal(code) {
     const why = code === 4404 ? "There is no such game." : code === 4403
       ? "This link's seat token does not open a seat of this game." : "The server refused the connection.";
-    this.el.boardArea.replaceChildren(h("div", { class: "fatal" }, h("p", {}, why), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    this.showFatal(why);
+  }
+
+  showFatal(text) {
+    this.el.boardArea.replaceChildren(h("div", { class: "fatal" }, h("p", {}, text),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
   }
 
   // --- the page -------------------------------------------------------------------------------
@@ -144,27 +230,8 @@ class MatchPage {
     el.boardArea = h("div", { class: "board-area" });
     el.toasts = h("div", { class: "toasts", "aria-hidden": "true" });
     el.pausedBanner = h("div", { class: "paused-banner", hidden: true }, "Paused: the computer players wait");
-    el.coords = h("div", { class: "coords", hidden: true });
-    const zoom = h("div", { class: "zoom", role: "group", "aria-label": "Board view" },
-      h("button", { type: "button", "aria-label": "Zoom in (+)", title: "Zoom in (+)", onclick: () => this.board.zoomBy(1.25) }, "+"),
-      h("button", { type: "button", "aria-label": "Zoom out (-)", title: "Zoom out (-)", onclick: () => this.board.zoomBy(0.8) }, "−"),
-      h("button", { type: "button", "aria-label": "Fit the board (0)", title: "Fit the board (0)", onclick: () => this.board.fit() }, "Fit"));
-    const boardHost = h("div", { class: "board-host" });
-    el.boardArea.append(boardHost, zoom, el.toasts, el.pausedBanner, el.coords);
-    this.board = new BoardView(boardHost, { onCellClick: (cell, point) => this.boardClick(cell, point) });
-    this.board.root.addEventListener("pointermove", (e) => this.hover(e));
-    this.board.root.addEventListener("pointerleave", () => { el.coords.hidden = true; if (!this.drag) this.board.setPreview(null); });
-    this.board.layers.slots.addEventListener("keydown", (e) => {
-      const slot = e.target.closest("[data-slot]");
-      if (slot && (e.key === "Enter" || e.key === " ")) {
-        e.preventDefault();
-        this.placeAt(slot.dataset.slot.split(",").map(Number));
-      }
-    });
-    this.board.layers.slots.addEventListener("focusin", (e) => {
-      const slot = e.target.closest("[data-slot]");
-      if (slot) this.previewAt(slot.dataset.slot.split(",").map(Number));
-    });
+    el.boardHost = h("div", { class: "view-board" });
+    el.boardArea.append(el.boardHost, el.toasts, el.pausedBanner);
 
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
@@ -173,23 +240,11 @@ class MatchPage {
       h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),
       h("section", { class: "feed-panel" }, h("h2", {}, "Events"), el.feed));
 
-    el.hand = h("div", { class: "hand" });
-    this.hand = new HandView(el.hand, {
-      onSelect: (tile) => this.selected(tile),
-      onPointerDown: (e, tile, button) => this.dragStart(e, tile, button),
-    });
-    el.rotL = h("button", { type: "button", class: "rotate", "data-action": "rotate-left", onclick: () => this.rotate(-1) }, "⟲");
-    el.rotR = h("button", { type: "button", class: "rotate", "data-action": "rotate-right", onclick: () => this.rotate(1) }, "⟳");
-    el.draw = h("button", { type: "button", class: "draw", "data-action": "draw", onclick: () => this.send("draw") }, "Draw −5");
-    el.pass = h("button", { type: "button", class: "pass", "data-action": "pass", hidden: true, onclick: () => this.send("pass") }, "Pass");
+    el.trayHost = h("div", { class: "view-tray" });
     el.hint = h("p", { class: "hint", id: "hand-hint" });
     el.refusal = h("p", { class: "refusal", role: "alert", "data-refusal": "" });
-    el.tray = h("section", { class: "tray", "aria-label": "Your tiles and moves" },
-      h("div", { class: "tray-tiles" }, el.hand),
-      h("div", { class: "tray-controls" },
-        h("div", { class: "rotation", role: "group", "aria-label": "Rotate the selected tile" }, el.rotL, el.rotR),
-        el.draw, el.pass),
-      h("div", { class: "tray-messages" }, el.hint, el.refusal));
+    el.tray = h("section", { class: "tray", "aria-label": "Your moves" },
+      el.trayHost, h("div", { class: "tray-messages" }, el.hint, el.refusal));
     el.replay = h("section", { class: "replay-bar", hidden: true, "aria-label": "Replay" });
 
     this.section = h("section", { class: "match", "aria-label": "Game" },
@@ -202,10 +257,35 @@ class MatchPage {
     const p = prefs();
     this.el.sound.setAttribute("aria-pressed", p.sound ? "true" : "false");
     this.el.sound.textContent = p.sound ? "Sound on" : "Sound off";
-    this.el.rotL.setAttribute("aria-label", `Turn the selected tile counter-clockwise (${keyName(p.rotateLeft)})`);
-    this.el.rotL.title = this.el.rotL.getAttribute("aria-label");
-    this.el.rotR.setAttribute("aria-label", `Turn the selected tile clockwise (${keyName(p.rotateRight)})`);
-    this.el.rotR.title = this.el.rotR.getAttribute("aria-label");
+  }
+
+  prefsChanged() {
+    this.renderTools();
+    if (this.gameView && this.gameView.onPrefs) this.gameView.onPrefs(prefs());
+  }
+
+  /** The game's entry of games.js (null if the game has no UI here), once, from the first view
+   * of the match; its view module loads meanwhile and renders the newest view when ready. */
+  setUp(view) {
+    if (this.ui) return this.ui;
+    const ui = uiFor(view.game.name);
+    if (!ui) {
+      this.showFatal(`${view.game.title} cannot be played in the browser yet.`);
+      return null;
+    }
+    this.ui = ui;
+    this.section.dataset.game = view.game.name;
+    this.section.dataset.kind = ui.kind;
+    this.el.rulesLink.href = ui.rules;
+    this.el.tray.setAttribute("aria-label", ui.trayLabel || "Your moves");
+    this.viewLoading = loadView(ui.kind).then((module) => {
+      if (this.destroyed) return;
+      this.gameView = module.createView(this, { board: this.el.boardHost, tray: this.el.trayHost });
+      if (this.view) this.render(this.view);
+    }).catch((err) => {
+      this.showFatal(`The table of ${view.game.title} did not load: ${err.message}`);
+    });
+    return ui;
   }
 
   // --- views ----------------------------------------------------------------------------------
@@ -213,25 +293,24 @@ class MatchPage {
     if (this.destroyed || view.match_id !== this.matchId) return;
     if (view.seat !== this.identity) return;   // a late view of a socket being replaced
     if (!this.ui) {
-      this.ui = uiFor(view.game.name);
-      if (!this.ui) {
-        this.el.boardArea.replaceChildren(h("div", { class: "fatal" },
-          h("p", {}, `${view.game.title} cannot be played in the browser yet.`), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
-        return;
-      }
-      this.el.rulesLink.href = this.ui.rules;
-      if (view.mode === "hotseat" && this.tokens.size > 1 && !this.hotseat) {
-        this.hotseat = true;
-      }
+      if (!this.setUp(view)) return;
+      if (view.mode === "hotseat" && this.tokens.size > 1 && !this.hotseat) this.hotseat = true;
       if (this.tokens.size) updateSeats(this.matchId, { game: view.game.name, mode: view.mode });
       if (invitesOf(this.matchId)) this.el.invite.hidden = false;
     }
     if (this.hotseat) {
       const active = this.activeHuman(view);
+      if (!this.ui.passScreen) {
+        // Nothing is hidden: play as the seat to move (the next human while a computer moves).
+        this.view = view;
+        this.render(view);
+        if (active !== null && active !== this.identity) this.connect(active);
+        return;
+      }
       if (this.identity !== null && active !== this.identity) {
         // The seat just played: forget its hand before anything shows, then watch until the
         // next player confirms.
-        this.lockHand();
+        this.lock();
         this.connect(null);
         view = { ...view, seat: null, your_turn: false, legal_actions: [],
           observation: { ...view.observation, hand: null } };
@@ -245,7 +324,7 @@ class MatchPage {
     this.render(view);
   }
 
-  /** The human seat whose tiles the hot-seat screen should show: the seat to move, or while a
+  /** The human seat whose turn the hot-seat table shows: the seat to move, or while a
    * computer moves, the next human seat (as Trinity's seed says). */
   activeHuman(view) {
     if (view.finished || view.to_move === null) return null;
@@ -257,13 +336,11 @@ class MatchPage {
     return null;
   }
 
-  lockHand() {
-    this.hand.setTiles(null);
-    this.hand.selected = null;
-    this.board.setSlots([]);
-    this.board.setPreview(null);
-    this.el.hint.textContent = "";
-    this.el.refusal.textContent = "";
+  /** Hot-seat handover: the view forgets everything private to the seat that just played. */
+  lock() {
+    if (this.gameView && this.gameView.lock) this.gameView.lock();
+    this.hint("");
+    this.clearRefusal();
   }
 
   passScreen(seat) {
@@ -272,9 +349,9 @@ class MatchPage {
     const name = this.view.players[seat].name;
     openDialog({
       title: `Pass the device to ${name}`,
-      body: h("p", {}, `${name}, press the button when nobody else can see the screen: your tiles will show.`),
+      body: h("p", {}, `${name}, press the button when nobody else can see the screen: your ${this.ui.secretWord || "tiles"} will show.`),
       className: "pass-dialog", dismissible: false,
-      actions: [{ label: "Back to the lobby", value: "lobby" }, { label: `Show ${name}'s tiles`, value: "reveal", primary: true }],
+      actions: [{ label: "Back to the lobby", value: "lobby" }, { label: `Show ${name}'s ${this.ui.secretWord || "tiles"}`, value: "reveal", primary: true }],
     }).then((v) => {
       this.passing = undefined;
       if (this.destroyed) return;
@@ -290,7 +367,7 @@ class MatchPage {
     const names = view.players.map((p) => p.name);
     document.title = `${view.game.title} · Triverse`;
     this.el.title.textContent = view.game.title;
-    this.el.round.textContent = [ui.roundText(obs), ui.targetText(view)].filter(Boolean).join(" · ");
+    this.el.round.textContent = [ui.roundText(obs, view), ui.targetText(view)].filter(Boolean).join(" · ");
     const body = document.body.dataset;
     body.move = String(view.move);
     body.yourTurn = String(view.your_turn);
@@ -301,9 +378,10 @@ class MatchPage {
     // Status line.
     let status;
     if (view.finished) status = "Game over";
-    else if (view.your_turn) status = "Your turn";
-    else if (this.hotseat && this.identity === null) status = `${names[view.to_move]} to play`;
-    else {
+    else if (view.your_turn) status = this.hotseat ? `Your turn, ${names[view.seat]}` : "Your turn";
+    else if (this.hotseat && (this.identity === null || view.players[view.to_move].kind === "human")) {
+      status = `${names[view.to_move]} to play`;
+    } else {
       const p = view.players[view.to_move];
       status = p.kind === "human" ? `Waiting for ${p.name}` : `${p.name} is thinking…`;
       if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
@@ -312,22 +390,7 @@ class MatchPage {
     this.el.status.textContent = status;
     this.el.status.dataset.turn = String(view.your_turn);
 
-    // Scores.
-    const counts = obs.hand_counts || [];
-    this.el.scores.replaceChildren(
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Tiles"))),
-      h("tbody", {}, ...view.players.map((p, i) => h("tr", {
-        class: [i === view.to_move ? "to-move" : "", i === view.seat ? "me" : "", p.connected ? "" : "away"].join(" ").trim(),
-        "data-seat": i,
-      },
-      h("th", { scope: "row" },
-        h("span", { class: "dot", title: p.connected ? "connected" : "not connected" }),
-        p.name, i === view.seat ? h("span", { class: "you" }, " (you)") : null,
-        p.kind !== "human" ? h("span", { class: "kind" }, ` ${p.kind}`) : null),
-      h("td", { class: "score" }, String(view.scores[i])),
-      h("td", { class: "count" }, counts[i] === undefined ? "" : String(counts[i]))))));
-    this.el.pool.textContent = obs.pool_count === undefined ? "" : `Pool: ${obs.pool_count}`;
-    this.el.pool.title = "Tiles left to draw";
+    this.renderScores(view);
 
     // Pause.
     this.el.pause.setAttribute("aria-pressed", String(view.paused));
@@ -335,50 +398,52 @@ class MatchPage {
     this.el.pause.disabled = this.identity === null || view.finished;
     this.el.pausedBanner.hidden = !view.paused || view.finished;
 
-    // Board.
-    const placements = (obs.board || []).map((p) => ({ cell: p.cell, corners: p.corners, tile: p.tile }));
-    this.board.setPlacements(placements, this.recentCells(view));
-    this.localBoard = new Board(placements);
+    // The tray is for a seat; a spectator has the board alone.
+    const seated = view.seat !== null && view.seat !== undefined;
+    this.el.tray.hidden = !seated || this.replaying;
+    this.section.classList.toggle("spectating", !seated);
+
+    // The game's own view: board and controls.
+    if (!this.gameView) return;
+    this.gameView.render(view);
     if (!this.boardMarked) {
       this.boardMarked = true;
       performance.mark("triverse:board-rendered");
       body.boardReady = "true";
     }
 
-    // Hand and buttons.
-    const seated = view.seat !== null && view.seat !== undefined;
-    this.el.tray.hidden = !seated;
-    this.section.classList.toggle("spectating", !seated);
-    if (seated) {
-      this.hand.setTiles(obs.hand || []);
-      const kinds = new Set(view.legal_actions.map((a) => a.kind));
-      this.el.draw.hidden = false;
-      this.el.draw.textContent = `Draw −${ui.drawPenalty}`;
-      this.el.draw.disabled = !kinds.has("draw") || this.busy;
-      this.el.draw.title = kinds.has("draw") ? "Draw a tile from the pool (D)"
-        : view.your_turn ? "You can play a tile, so you may not draw" : "Wait for your turn";
-      this.el.pass.hidden = !kinds.has("pass");
-      this.selected(this.hand.selected);
-    }
-
     this.feed(view, names);
+    if (view.finished) this.countResult(view);
     if (view.finished && !this.shownFinal) {
       this.shownFinal = true;
       this.finalDialog(view, this.lastSeenAtLoad !== undefined && this.lastSeenAtLoad < view.move - 1);
     }
   }
 
-  recentCells(view) {
-    const out = new Set();
-    const log = view.log || [];
-    for (let i = log.length - 1; i >= 0; i--) {
-      const entry = log[i];
-      if (view.seat !== null && entry.player === view.seat && i < log.length - 1) break;
-      for (const e of entry.events) if (e.kind === "place" && e.data.cell) out.add(key(e.data.cell));
-      if (view.seat === null) break;
-      if (entry.events.some((e) => e.kind === "round_start" || e.kind === "round_end")) break;
-    }
-    return out;
+  renderScores(view) {
+    const ui = this.ui;
+    const extra = ui.scoreColumn;
+    const mark = (i) => (this.gameView && this.gameView.seatMark ? this.gameView.seatMark(i) : null);
+    this.el.scores.replaceChildren(
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"),
+        extra ? h("th", { scope: "col" }, extra.title) : null)),
+      h("tbody", {}, ...view.players.map((p, i) => {
+        const value = extra ? extra.value(view, i) : undefined;
+        return h("tr", {
+          class: [i === view.to_move ? "to-move" : "", i === view.seat ? "me" : "", p.connected ? "" : "away"].join(" ").trim(),
+          "data-seat": i,
+        },
+        h("th", { scope: "row" },
+          h("span", { class: "dot", title: p.connected ? "connected" : "not connected" }),
+          mark(i),
+          p.name, i === view.seat ? h("span", { class: "you" }, " (you)") : null,
+          p.kind !== "human" ? h("span", { class: "kind" }, ` ${p.kind}`) : null),
+        h("td", { class: "score" }, String(view.scores[i])),
+        extra ? h("td", { class: "count" }, value === undefined || value === null ? "" : String(value)) : null);
+      })));
+    const info = ui.infoText(view);
+    this.el.pool.textContent = info ? info.text : "";
+    this.el.pool.title = info ? info.title || "" : "";
   }
 
   // --- events -----------------------------------------------------------------------------------
@@ -389,27 +454,25 @@ class MatchPage {
       this.lastSeenAtLoad = log.length ? log[log.length - 1].move : -1;
       this.el.feed.replaceChildren();
     }
-    const label = (text) => text.replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m);
+    const label = (text) => this.ui.nameLabel(text, names);
     const newEntries = log.filter((entry) => this.lastSeen === null || entry.move > this.lastSeen);
     for (const entry of newEntries) {
       for (const e of entry.events) {
         if (!e.label) continue;
         const who = e.player === null || e.player === undefined ? "" : names[e.player];
-        const text = e.kind === "place" || e.kind.startsWith("round") || e.kind === "game_end" || e.kind === "start_draw"
-          ? label(e.label) : `${who}: ${label(e.label)}`;
+        const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
+        const text = plain ? label(e.label) : `${who}: ${label(e.label)}`;
         this.el.feed.append(h("li", { class: `ev ev-${e.kind} ${e.data && e.data.reason ? `r-${e.data.reason}` : ""}`, "data-move": entry.move }, text));
         if (fresh) continue;
         if (e.kind === "score" && this.ui.bigReasons.includes(e.data.reason)) {
           this.toast(`${who}: ${label(e.label)}`);
-          if (["hexagon", "bridge", "span", "slide"].includes(e.data.reason)) chime();
-          if (e.data.vertex) this.board.flashCells(vertexCells(e.data.vertex));
-          for (const v of e.data.vertices || []) this.board.flashCells(vertexCells(v));
+          if (this.ui.chimeReasons.includes(e.data.reason)) chime();
         }
       }
       if (!fresh) {
+        if (this.gameView.onLogEntry) this.gameView.onLogEntry(entry, { names, label });
         const summary = entry.events.filter((e) => e.label).map((e) => label(e.label)).join(", ");
         if (summary) announce(summary);
-        if (entry.events.some((e) => e.kind === "place")) click();
         const roundEnd = entry.events.find((e) => e.kind === "round_end");
         if (roundEnd && !entry.events.some((e) => e.kind === "game_end")) this.roundDialog(roundEnd, view, names);
       }
@@ -418,12 +481,6 @@ class MatchPage {
     if (log.length) this.lastSeen = Math.max(this.lastSeen ?? -1, log[log.length - 1].move);
     else if (this.lastSeen === null) this.lastSeen = -1;
     this.el.feed.scrollTop = this.el.feed.scrollHeight;
-  }
-
-  toast(text) {
-    const t = h("div", { class: "toast" }, text);
-    this.el.toasts.append(t);
-    setTimeout(() => t.remove(), 2600);
   }
 
   roundDialog(event, view, names) {
@@ -435,7 +492,7 @@ class MatchPage {
       h("td", {}, String(scores[i]))));
     openDialog({
       title: d.round ? `End of round ${d.round}` : "End of the round",
-      body: h("div", {}, h("p", {}, event.label.replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m)),
+      body: h("div", {}, h("p", {}, this.ui.nameLabel(event.label, names)),
         h("table", { class: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"),
           d.hand_totals ? h("th", {}, "Left in hand") : null, h("th", {}, "Score"))), h("tbody", {}, ...rows))),
       className: "round-dialog",
@@ -443,24 +500,52 @@ class MatchPage {
     });
   }
 
+  // --- the end: standings and statistics ------------------------------------------------------------
+  /** Whether this page counts the game in the statistics: against the computer, from the one
+   * human seat this browser plays, and for a game that keeps statistics. */
+  statsContext(view) {
+    const key = this.ui.statsKey ? this.ui.statsKey(view) : null;
+    if (!key || this.replaying || view.mode !== "computer") return null;
+    if (this.identity === null || view.seat === null || view.seat === undefined) return null;
+    return { game: view.game.name, key };
+  }
+
+  countResult(view) {
+    const ctx = this.statsContext(view);
+    if (!ctx || !view.result) return;
+    // Counted once per match: recordOutcome remembers the match ids it has counted.
+    recordOutcome(ctx.game, ctx.key, this.matchId, outcomeOf(view.result, view.seat));
+  }
+
+  headline(view, winners) {
+    if (this.ui.headline) return this.ui.headline(view, { winners, identity: this.identity, hotseat: this.hotseat });
+    if (winners.length > 1) return `Draw: ${winners.map((w) => w.p.name).join(" and ")}`;
+    if (this.identity !== null && winners[0].i === this.identity && !this.hotseat) return "You won!";
+    if (this.identity !== null && !this.hotseat && view.players.filter((p) => p.kind === "human").length === 1) {
+      return `You lost: ${winners[0].p.name} wins`;
+    }
+    return `${winners[0].p.name} wins!`;
+  }
+
   finalDialog(view, celebrate) {
     const result = view.result || { scores: view.scores, ranks: view.scores.map(() => 1) };
     const order = view.players.map((p, i) => ({ p, i, score: result.scores[i], rank: result.ranks[i] }))
       .sort((a, b) => a.rank - b.rank || a.i - b.i);
     const winners = order.filter((o) => o.rank === 1);
-    let headline;
-    if (winners.length > 1) headline = `Draw: ${winners.map((w) => w.p.name).join(" and ")}`;
-    else if (this.identity !== null && winners[0].i === this.identity && !this.hotseat) headline = "You won!";
-    else if (this.identity !== null && !this.hotseat && view.players.filter((p) => p.kind === "human").length === 1) headline = `You lost: ${winners[0].p.name} wins`;
-    else headline = `${winners[0].p.name} wins!`;
+    const headline = this.headline(view, winners);
     if (celebrate) cheer();
     const table = h("table", { class: "standings final" },
       h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"))),
       h("tbody", {}, ...order.map((o) => h("tr", { class: o.rank === 1 ? "winner" : "" },
         h("td", {}, ordinal(o.rank)), h("th", { scope: "row" }, o.p.name), h("td", {}, String(o.score))))));
+    const ctx = this.statsContext(view);
+    const stats = ctx ? h("p", { class: "stats-line", "data-stats": ctx.key },
+      `${this.ui.statsLabel(ctx.key)} against the computer: `,
+      h("strong", {}, statsText(tallyOf(ctx.game, ctx.key)))) : null;
+    const extras = this.gameView && this.gameView.finalExtras ? this.gameView.finalExtras(view) : null;
     openDialog({
-      title: "Final standings", className: "final-dialog",
-      body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table),
+      title: this.ui.finalTitle || "Final standings", className: "final-dialog",
+      body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table, extras, stats),
       actions: [
         { label: "Lobby", value: "lobby" },
         { label: "Download record", value: "record" },
@@ -479,281 +564,31 @@ class MatchPage {
     announce(`Game over. ${headline}`);
   }
 
-  // --- selecting, turning, placing ---------------------------------------------------------------
-  selected(tile) {
-    const view = this.view;
-    this.keyCursor = -1;
-    if (!tile || !view || view.seat === null) {
-      this.board.setSlots([]);
-      this.el.hint.textContent = view && view.seat !== null && view.your_turn && !view.finished
-        ? "Select a tile, then drop it on the board (or click a cell)." : "";
-      this.slots = [];
-      this.el.rotL.disabled = this.el.rotR.disabled = !tile;
-      return;
-    }
-    this.el.rotL.disabled = this.el.rotR.disabled = false;
-    const [up, rotation, corners] = this.hand.placed(tile);
-    const triple = isTriple(tileValues(tile));
-    let cells = [], elsewhere = 0;
-    if (view.your_turn) {
-      // Read from the notation, which every tile game writes TILE@X,Y/R.
-      const places = view.legal_actions.map((a) => parsePlacement(a.notation))
-        .filter((p) => p && p.tile === tile);
-      for (const p of places) {
-        const here = isUp(p.cell) === up && (triple || p.rotation === rotation);
-        if (here) cells.push(p.cell);
-        else elsewhere += 1;
-      }
-    } else if (this.localBoard) {
-      cells = this.localBoard.frontier().filter((c) => isUp(c) === up && !this.localBoard.misfit(c, corners));
-    }
-    this.slots = cells;
-    this.board.setSlots(cells, {
-      focusable: view.your_turn,
-      label: (c) => `Place ${tile} on cell ${key(c)}`,
-    });
-    let hint;
-    if (view.your_turn) {
-      hint = cells.length
-        ? `${tile} fits ${cells.length} place${cells.length === 1 ? "" : "s"} turned this way${elsewhere ? `, ${elsewhere} more turned another way` : ""}. Drop it, click a place, or press ] and Enter.`
-        : elsewhere ? `${tile} fits nowhere turned this way: turn it (${keyName(prefs().rotateLeft)} / ${keyName(prefs().rotateRight)}).`
-          : `${tile} fits nowhere on the board now.`;
-    } else {
-      hint = `Planning: ${tile} would fit ${cells.length} place${cells.length === 1 ? "" : "s"} turned this way.`;
-    }
-    this.el.hint.textContent = hint;
-  }
-
-  rotate(steps) {
-    if (!this.hand.selected) {
-      this.el.hint.textContent = "Select a tile first.";
-      return;
-    }
-    this.hand.rotate(steps);
-    if (this.lastPreviewCell) this.previewAt(this.lastPreviewCell);
-  }
-
-  /** The cell a drop or click at board point (bx, by) aims at, for the selected tile. */
-  target(point) {
-    const tile = this.hand.selected;
-    if (!tile) return null;
-    const [up] = this.hand.placed(tile);
-    const near = nearCells(point[0], point[1], up, 4);
-    const slotKeys = new Set((this.slots || []).map(key));
-    const snap = near.find((n) => slotKeys.has(key(n.cell)) && n.dist < 0.75);
-    const cell = snap ? snap.cell : near[0].cell;
-    return { cell, ok: Boolean(snap) };
-  }
-
-  previewAt(cell) {
-    const tile = this.hand.selected;
-    if (!tile) return;
-    this.lastPreviewCell = cell;
-    const [up, , corners] = this.hand.placed(tile);
-    if (isUp(cell) !== up) { this.board.setPreview(null); return; }
-    const ok = (this.slots || []).some((c) => key(c) === key(cell));
-    this.board.setPreview(cell, corners, ok, tile);
-  }
-
-  hover(e) {
-    const p = this.board.toBoard(e.clientX, e.clientY);
-    if (prefs().coordinates) {
-      const t = nearCells(p[0], p[1], undefined, 1)[0];
-      this.el.coords.hidden = false;
-      this.el.coords.textContent = `cell ${key(t.cell)}`;
-    }
-    if (this.drag || !this.hand.selected || this.board.dragging?.moved) return;
-    const t = this.target(p);
-    if (t) this.previewAt(t.cell);
-  }
-
-  boardClick(cell, point) {
-    if (!this.view || this.view.seat === null) return;
-    if (!this.hand.selected) {
-      if (this.view.your_turn) this.el.hint.textContent = "Select a tile in your hand first.";
-      return;
-    }
-    const t = this.target(point);
-    if (t) this.placeAt(t.cell);
-  }
-
-  placeAt(cell) {
-    const tile = this.hand.selected;
-    if (!tile) return;
-    const [up, rotation] = this.hand.placed(tile);
-    if (isUp(cell) !== up) {
-      this.refuse(`${tile} points ${up ? "up" : "down"}: it goes on a cell pointing ${up ? "up" : "down"}.`);
-      return;
-    }
-    const r = isTriple(tileValues(tile)) ? 0 : rotation;
-    this.send(`${tile}@${cell[0]},${cell[1]}/${r}`, cell);
-  }
-
-  async send(notation, cell = null) {
-    const view = this.view;
-    if (!view || view.seat === null || this.busy) return;
-    this.busy = true;
-    this.el.refusal.textContent = "";
-    let answer;
-    if (this.conn && this.conn.connected) {
-      answer = await this.conn.act(notation, view.move);
-    } else {
-      try {
-        const r = await api.act(this.matchId, this.tokens.get(this.identity), notation, view.move);
-        answer = { type: "accepted", move: r.move };
-        this.busy = false;
-        this.receive(r.view);
-      } catch (err) {
-        answer = { type: "error", code: err.code, message: err.message };
-      }
-    }
-    this.busy = false;
-    if (answer.type === "error") {
-      this.refuse(answer.message, cell);
-      if (answer.code === "stale_move" && this.conn) this.conn.sync();
-    } else {
-      this.board.setPreview(null);
-      this.lastPreviewCell = null;
-      if (notation !== "draw" && notation !== "pass") this.hand.select(null);
-    }
-    if (this.view) this.render(this.view);
-  }
-
-  refuse(message, cell) {
-    const text = `Refused: ${message}`;
-    this.el.refusal.textContent = text;
-    announce(text);
-    if (cell) {
-      const tile = this.hand.selected;
-      if (tile) {
-        const [, , corners] = this.hand.placed(tile);
-        this.board.setPreview(cell, corners, false, tile);
-      }
-    }
-  }
-
-  // --- dragging a tile from the hand ---------------------------------------------------------------
-  dragStart(e, tile, button) {
-    if (e.button !== 0 && e.pointerType === "mouse") return;
-    const start = { x: e.clientX, y: e.clientY, id: e.pointerId, tile, button, ghost: null, moved: false };
-    const move = (ev) => {
-      if (ev.pointerId !== start.id) return;
-      if (!start.moved) {
-        if (Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < 6) return;
-        start.moved = true;
-        this.drag = start;
-        if (this.hand.selected !== tile) this.hand.select(tile);
-        const [up, , corners] = this.hand.placed(tile);
-        start.ghost = h("div", { class: "drag-ghost", "aria-hidden": "true" }, tileIcon(corners, up));
-        start.ghost.style.width = `${this.board.scale}px`;
-        document.body.append(start.ghost);
-        document.body.classList.add("dragging-tile");
-      }
-      ev.preventDefault();
-      const over = this.board.contains(ev.clientX, ev.clientY);
-      start.ghost.style.transform = `translate(${ev.clientX - this.board.scale / 2}px, ${ev.clientY - this.board.scale * 0.45}px)`;
-      start.ghost.classList.toggle("over-board", over);
-      if (over) {
-        const t = this.target(this.board.toBoard(ev.clientX, ev.clientY));
-        if (t) this.previewAt(t.cell);
-        start.target = t;
-      } else {
-        this.board.setPreview(null);
-        start.target = null;
-      }
-    };
-    const up = (ev) => {
-      if (ev.pointerId !== start.id) return;
-      window.removeEventListener("pointermove", move);
-      window.removeEventListener("pointerup", up);
-      window.removeEventListener("pointercancel", up);
-      if (!start.moved) return;
-      this.hand.suppressClick = true;
-      setTimeout(() => { this.hand.suppressClick = false; }, 0);
-      start.ghost.remove();
-      document.body.classList.remove("dragging-tile");
-      this.drag = null;
-      if (ev.type === "pointerup" && start.target && this.board.contains(ev.clientX, ev.clientY)) {
-        this.placeAt(start.target.cell);
-      } else {
-        this.board.setPreview(null);
-      }
-    };
-    window.addEventListener("pointermove", move);
-    window.addEventListener("pointerup", up);
-    window.addEventListener("pointercancel", up);
-  }
-
   // --- keyboard -----------------------------------------------------------------------------------
   key(e) {
     if (this.destroyed || dialogOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    const p = prefs();
-    const k = normKey(e.key);
-    const pans = { ArrowLeft: [PAN_STEP, 0], ArrowRight: [-PAN_STEP, 0], ArrowUp: [0, PAN_STEP], ArrowDown: [0, -PAN_STEP] };
-    if (pans[e.key]) {
-      e.preventDefault();
-      this.board.pan(...pans[e.key]);
-    } else if (k === "+" || k === "=") {
-      this.board.zoomBy(1.25);
-    } else if (k === "-" || k === "_") {
-      this.board.zoomBy(0.8);
-    } else if (k === "0") {
-      this.board.fit();
-    } else if (e.key === "Escape") {
+    // The game's view first: it may take any key but P, Caps Lock and ? (and takes Escape only
+    // to cancel something half done, like a first star picked).
+    if (this.gameView && this.gameView.onKey && this.gameView.onKey(e)) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (e.key === "Escape") {
       e.preventDefault();
       this.quitDialog();
     } else if (e.key === "CapsLock" || k === "p") {
       this.togglePause();
-    } else if (k === p.rotateLeft || k === p.rotateRight) {
-      e.preventDefault();
-      this.rotate(k === p.rotateRight ? 1 : -1);
-    } else if (k === "d") {
-      if (this.view && this.view.legal_actions.some((a) => a.kind === "draw")) this.send("draw");
-    } else if (k === "]" || k === "[") {
-      this.cycleSlot(k === "]" ? 1 : -1);
     } else if (k === "?") {
       this.keysDialog();
-    } else if (e.key === "Enter" && this.lastPreviewCell && this.hand.selected
-      && !(t && t.closest && t.closest("button, a, [data-slot]"))) {
-      this.placeAt(this.lastPreviewCell);
     }
-  }
-
-  cycleSlot(step) {
-    if (!this.hand.selected) {
-      const first = this.el.hand.querySelector("button[data-tile]");
-      if (first) first.focus();
-      this.el.hint.textContent = "Select a tile first (Enter or Space on a tile).";
-      return;
-    }
-    const slots = this.slots || [];
-    if (!slots.length) {
-      this.el.hint.textContent = "No place for this tile turned this way: turn it.";
-      return;
-    }
-    this.keyCursor = ((this.keyCursor + step) % slots.length + slots.length) % slots.length;
-    const cell = slots[this.keyCursor];
-    this.board.reveal(cell);
-    const slot = this.board.slotElement(cell);
-    if (slot && slot.getAttribute("tabindex") === "0") slot.focus();
-    this.previewAt(cell);
   }
 
   keysDialog() {
-    const p = prefs();
     const rows = [
-      ["Tab / Shift+Tab", "move between tiles, places on the board and buttons"],
-      ["Enter or Space on a tile", "select it"],
-      [`${keyName(p.rotateLeft)} / ${keyName(p.rotateRight)}`, "turn the selected tile (Preferences changes these)"],
-      ["] and [", "next / previous place where the selected tile fits"],
-      ["Enter", "place the tile there"],
-      ["D", "draw a tile (when you cannot play)"],
-      ["Arrow keys", "scroll the board (or drag it)"],
-      ["+ / − / 0", "zoom in, zoom out, fit the board (or the mouse wheel)"],
+      ...(this.gameView && this.gameView.keyRows ? this.gameView.keyRows() : []),
       ["P or Caps Lock", "pause or resume the computer players"],
       ["Escape", "end the game (and save it)"],
+      ["?", "this list"],
     ];
     openDialog({
       title: "Keyboard controls",
@@ -856,15 +691,15 @@ class MatchPage {
     slider.max = String(data.total);
     slider.value = String(data.move);
     pos.textContent = `Move ${data.move} of ${data.total}`;
-    document.body.dataset.replayStep = String(data.move);
     if (!this.ui) {
-      this.ui = uiFor(data.view.game.name);
+      this.setUp(data.view);
       if (!this.ui) return;
-      this.el.rulesLink.href = this.ui.rules;
     }
+    if (!this.gameView) await this.viewLoading;
     this.view = data.view;
     this.lastSeen = null;
     this.render(data.view);
+    document.body.dataset.replayStep = String(data.move);
     if (data.move === data.total) this.el.status.textContent = "Game over: replay";
     else this.el.status.textContent = "Replay";
   }
@@ -895,5 +730,3 @@ function icon(d) {
   s.append(p);
   return s;
 }
-
-export { ORIENTATIONS };

@@ -1,0 +1,182 @@
+"""Helpers of the Triangles browser tests: starting a game through the New Game dialog, reading
+the position as the server holds it, and drawing lines through the UI as a person would
+(tapping two stars, dragging from star to star, typing star numbers, the Line box)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from web_support import LiveServer
+
+from triverse.games.triangles import Line, TrianglesState
+
+HOW = ("tap", "drag", "keys", "type")
+"""The four ways to draw a line, in the order the full game takes them."""
+
+
+def start_triangles(page: Any, base: str, mode: str = "computer",
+                    seats: list[str] | None = None, board: str = "phone-24",
+                    again: bool = False, seed: int = 7, shot: str | None = None) -> str:
+    """Create a Triangles game through the lobby's New Game dialog (board and "Play again after
+    a triangle" chosen there); returns the match id once the table shows."""
+    page.goto(f"{base}/?seed={seed}")
+    page.wait_for_selector("body[data-ready='true']")
+    page.click("[data-new-game='triangles']")
+    dialog = page.locator("dialog.new-game-dialog")
+    dialog.locator(f"input[name='mode'][value='{mode}']").check()
+    for i, kind in enumerate(seats or []):
+        select = dialog.locator(f"select[name='kind-{i}']")
+        if select.is_enabled():
+            select.select_option(kind)
+        name = dialog.locator(f"input[name='name-{i}']")
+        if kind == "human" and name.is_enabled():
+            name.fill(["Ann", "Bob"][i])
+    dialog.locator("#opt-board").select_option(board)
+    if again:
+        dialog.locator("#opt-again").check()
+    if shot:
+        from web_support import screenshot
+        screenshot(page, shot)
+    dialog.locator("button[data-value='start']").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector("body[data-board-ready='true']")
+    found = re.search(r"/play/([^/?#]+)", page.url)
+    assert found
+    return found.group(1)
+
+
+def state_of(server: LiveServer, mid: str) -> TrianglesState:
+    """The match's position now, replayed from its seed and stored moves (the server's own)."""
+    service = server.app.state.service
+
+    async def replay() -> TrianglesState:
+        live = await service.live(mid, fresh=True)
+        state = live.game.new_initial_state(seed=live.seed)
+        for entry in live.log:
+            state.apply_notation(entry.action)
+        assert isinstance(state, TrianglesState)
+        return state
+
+    state: TrianglesState = server.call(replay)
+    return state
+
+
+def closing_line(state: TrianglesState) -> Line | None:
+    """A legal line that closes a triangle that scores, if there is one."""
+    me = state.current_player
+    assert me is not None
+    for line in state.legal_actions():
+        after = state.clone()
+        after.apply(line)
+        if after.scores[me] > state.scores[me]:
+            return line
+    return None
+
+
+def choose_line(state: TrianglesState) -> Line:
+    """The line the tests draw: one that scores if any, else the first legal line that gives
+    the opponent no triangle to close, else the first legal line."""
+    scoring = closing_line(state)
+    if scoring is not None:
+        return scoring
+    first = None
+    for line in state.legal_actions():
+        first = first or line
+        after = state.clone()
+        after.apply(line)
+        if after.is_terminal() or closing_line(after) is None:
+            return line
+    assert first is not None
+    return first
+
+
+def refused_pairs(state: TrianglesState) -> dict[str, tuple[int, int]]:
+    """One pair of stars for each reason the engine refuses a line: 'crosses a line',
+    'passes through a star', 'already drawn' (those that exist in this position)."""
+    out: dict[str, tuple[int, int]] = {}
+    n = len(state.board.stars)
+    for a in range(n):
+        for b in range(a + 1, n):
+            reason = state.illegal_reason(Line(a, b)) or ""
+            for phrase in ("crosses a line", "passes through a star", "already drawn"):
+                if reason.startswith(phrase) and phrase not in out:
+                    out[phrase] = (a, b)
+    return out
+
+
+def star_centre(page: Any, star: int) -> tuple[float, float]:
+    box = page.locator(f".starfield [data-star='{star}'] .core").bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def type_star(page: Any, star: int) -> None:
+    """Type a star's number (it takes the focus) and press Enter (it is picked)."""
+    for digit in str(star):
+        page.keyboard.press(digit)
+    focused = page.evaluate("() => document.activeElement?.dataset?.star ?? ''")
+    assert focused == str(star), f"typing {star} focused star {focused!r}"
+    page.keyboard.press("Enter")
+
+
+def draw_line(page: Any, a: int, b: int, how: str) -> None:
+    """Draw the line a-b through the UI, one of HOW (it is sent; the server judges it)."""
+    if how == "tap":
+        for star in (a, b):
+            x, y = star_centre(page, star)
+            page.mouse.click(x, y)
+    elif how == "drag":
+        x, y = star_centre(page, a)
+        x2, y2 = star_centre(page, b)
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move((x + x2) / 2 + 7, (y + y2) / 2 + 7, steps=5)
+        page.mouse.move(x2, y2, steps=4)
+        page.mouse.up()
+    elif how == "touch-tap":
+        for star in (a, b):
+            x, y = star_centre(page, star)
+            page.touchscreen.tap(x, y)
+    elif how == "touch-drag":
+        # A finger from star to star: touch events as the device sends them (Chromium turns
+        # them into pointer events of type "touch").
+        x, y = star_centre(page, a)
+        x2, y2 = star_centre(page, b)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Input.dispatchTouchEvent",
+                 {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for k in range(1, 9):
+            f = k / 8
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x + (x2 - x) * f, "y": y + (y2 - y) * f}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+    elif how == "keys":
+        # Into the star field as Tab would go (the star holding the roving tabindex).
+        page.locator(".starfield [data-star][tabindex='0']").focus()
+        type_star(page, a)
+        assert page.locator("body").get_attribute("data-selected-star") == str(a)
+        type_star(page, b)
+    elif how == "type":
+        page.fill("#line-input", f"{a}-{b}")
+        page.press("#line-input", "Enter")
+    else:
+        raise ValueError(how)
+
+
+def play_line(page: Any, server: LiveServer, mid: str, how: str) -> Line:
+    """Draw the line choose_line picks, and wait until the table shows the move."""
+    line = choose_line(state_of(server, mid))
+    before = int(page.locator("body").get_attribute("data-move") or 0)
+    draw_line(page, line.a, line.b, how)
+    page.wait_for_function(f"() => Number(document.body.dataset.move) > {before}"
+                           " || document.body.dataset.finished === 'true'")
+    return line
+
+
+def stats(page: Any) -> dict[str, Any]:
+    """The statistics this browser keeps (localStorage triverse.stats)."""
+    data: dict[str, Any] = page.evaluate(
+        "() => JSON.parse(localStorage.getItem('triverse.stats') || '{}')")
+    return data
