@@ -153,7 +153,9 @@ def test_hotseat_and_every_refusal_leaves_the_game_unchanged(client: TestClient)
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["code"] == code, (message, reply)
         ws.send_json({"type": "ping", "id": "p"})
-        assert ws.receive_json() == {"type": "pong", "id": "p"}
+        pong = ws.receive_json()
+        assert pong.pop("server_time").endswith("Z")
+        assert pong == {"type": "pong", "id": "p"}
     assert snapshot()[2] == before[2]
     # A legal action is accepted, once; repeating it is stale.
     answer = act(client, match_id, tokens[seat], legal, move)

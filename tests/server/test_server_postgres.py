@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import create, play_to_end, tokens_of, view
+from server_helpers import create, play_to_end, tokens_of, view, wait_view
 
 from triverse.core.records import Record, replay
 from triverse.server.app import create_app
+from triverse.server.clock import ManualClock
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -53,3 +55,25 @@ def test_postgresql_play_restart_and_record(pg_url: str) -> None:
         games = client.post("/api/my-games", json={"tokens": [tokens[0]]}).json()["matches"]
         assert [g["match_id"] for g in games] == [match_id] and games[0]["finished"]
         assert games[0]["result"] == final["result"]
+
+
+def test_postgresql_keeps_turn_deadlines(pg_url: str) -> None:
+    clock = ManualClock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+
+    def app() -> TestClient:
+        return TestClient(create_app(pg_url, bot_delay=0, bot_workers=1,
+                                     allow_client_seed=True, clock=clock))
+
+    with app() as client:
+        created = client.post("/api/matches", json={
+            "game": "trident", "options": {"time_limit": 3600}, "mode": "hotseat", "seed": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        match_id = created["match_id"]
+        deadline = view(client, match_id)["deadline"]
+        assert deadline == "2026-12-01T10:00:00.000Z"
+    with app() as client:
+        assert view(client, match_id)["deadline"] == deadline  # timestamptz, back in UTC
+        clock.advance(3601)
+        after = wait_view(client, match_id, None, lambda v: v["move"] == 1)
+        assert after["log"][0]["events"][0]["kind"] == "timeout"
+        assert after["deadline"] == "2026-12-01T11:00:01.000Z"

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import triverse
 from triverse.ai import LEVELS
 from triverse.server.bots import BotPool
+from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, database_url
 from triverse.server.errors import ServerError
 from triverse.server.pubsub import InProcessPubSub, PubSub
@@ -38,6 +39,8 @@ from triverse.server.schemas import (
     MyGamesRequest,
     OptionInfo,
     PauseRequest,
+    PreviewAnswer,
+    PreviewRequest,
     ReplayStep,
     View,
 )
@@ -83,6 +86,8 @@ def create_app(
     allow_client_seed: bool = False,
     pubsub: PubSub | None = None,
     extra_games: Sequence[str] = (),
+    clock: Clock | None = None,
+    deadline_poll: float = 60.0,
 ) -> FastAPI:
     """The Triverse web server as an ASGI application.
 
@@ -91,18 +96,21 @@ def create_app(
     application starts. ``bot_delay`` is the pause before each computer move; ``bot_workers``
     and ``bot_executor`` size and choose the pool computers think in. ``pubsub`` is the live
     update hub (in-process by default). ``extra_games`` adds ``"module:Class"`` games beyond
-    the catalogue.
+    the catalogue. ``clock`` is the time source of deadlines and dates (the system clock by
+    default; tests pass a :class:`~triverse.server.clock.ManualClock`); ``deadline_poll`` the
+    seconds between the deadline scheduler's reads of the database.
     """
     settings = Settings(
         db_url=database_url(db_url), bot_delay=bot_delay, bot_workers=bot_workers,
         bot_executor=bot_executor,
         static_dir=Path(static_dir) if static_dir is not None else None,
         allow_client_seed=allow_client_seed, extra_games=tuple(extra_games),
+        deadline_poll=deadline_poll,
     )
     own_pubsub = pubsub is None
     hub: PubSub = InProcessPubSub() if pubsub is None else pubsub
     bots = BotPool(settings.bot_executor, settings.bot_workers)
-    service = MatchService(settings, hub, bots)
+    service = MatchService(settings, hub, bots, clock)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -250,6 +258,16 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
         seat = live.seat_for_token(token or token_q)
         return JSONResponse({"accepted": True, "move": entry.number, "action": entry.action,
                              "view": render_view(live, seat, log_limit=log)})
+
+    @app.post("/api/matches/{match_id}/preview", response_model=PreviewAnswer,
+              responses=ERRORS, tags=["matches"])
+    async def preview(match_id: str, body: PreviewRequest, token: Token = None,
+                      token_q: TokenQuery = None) -> Response:
+        """What a tentative action would score for the token's seat, which must be the seat to
+        move, as the game explains it (each line and bonus, or why it is illegal). Nothing is
+        played or stored. ``422 not_supported`` for a game without previews."""
+        move, data = await service.preview(match_id, token or token_q, body.action, body.move)
+        return JSONResponse({"move": move, "preview": data})
 
     @app.post("/api/matches/{match_id}/pause", response_model=View, responses=ERRORS,
               tags=["matches"])

@@ -69,6 +69,9 @@ class Settings:
     """How many matches to keep replayed in memory (connected or bot-driven ones never leave)."""
     hello_timeout: float = 15.0
     """Seconds a websocket may take to send its first (``hello``) message."""
+    deadline_poll: float = 60.0
+    """Seconds between the deadline scheduler's reads of the pending turn deadlines from the
+    database (it also wakes for every deadline it is told of, and at the earliest one)."""
     extra_games: tuple[str, ...] = field(default=())
     """Extra games beyond the catalogue, as ``"package.module:Class"`` (named by the class's
     ``name``): a game can be tried in the server before it joins the catalogue."""

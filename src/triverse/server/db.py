@@ -1,9 +1,10 @@
 """Storage: the tables, the engine, and the migrations run at start-up.
 
 Three tables hold everything (``docs/server.md`` describes them): ``matches`` (one row a match,
-with a few denormalised columns so that start-up and "my games" need no replay), ``seats`` (one
-row a seat, with the sha256 of its secret token) and ``moves`` (one row an accepted action, in
-notation). A match's state is rebuilt by replaying its moves through the engine.
+with a few denormalised columns so that start-up and "my games" need no replay, and the current
+turn's deadline in a game with a time limit), ``seats`` (one row a seat, with the sha256 of its
+secret token) and ``moves`` (one row an accepted action, in notation). A match's state is
+rebuilt by replaying its moves through the engine.
 
 The primary key ``(match_id, number)`` of ``moves`` is what keeps two server processes from
 both storing a move ``number`` for the same match: the second insert fails and its process
@@ -77,6 +78,10 @@ class MatchRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                      index=True)
+    """When the turn at ``move_count`` times out: only in a game with a time limit, while a
+    human is to move (migration ``r0002``)."""
 
 
 class SeatRow(Base):

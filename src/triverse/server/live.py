@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,30 @@ from triverse.core.events import Event
 from triverse.core.game import Game, State
 from triverse.server.bots import GameSpec
 from triverse.server.db import hash_token
+
+
+def turn_time_limit(game: Game[Any, Any], state: State[Any]) -> int | None:
+    """The seconds a player has for a turn, or ``None`` when turns are not timed.
+
+    Generic: a game is timed when its options hold a positive whole ``time_limit`` and its
+    state can record a missed turn (``state.time_out()``).
+    """
+    limit = game.options.get("time_limit")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+        return None
+    return limit if time_out_of(state) is not None else None
+
+
+def time_out_of(state: State[Any]) -> Callable[[], list[Event]] | None:
+    """The state's ``time_out`` method (the player to move misses the turn), if it has one."""
+    method = getattr(state, "time_out", None)
+    return method if callable(method) else None
+
+
+def preview_of(state: State[Any]) -> Callable[[str], Any] | None:
+    """The state's ``preview`` method (the score of a tentative play), if it has one."""
+    method = getattr(state, "preview", None)
+    return method if callable(method) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +84,8 @@ class LiveMatch:
     seats: tuple[SeatInfo, ...]
     created_at: datetime
     paused: bool = False
+    deadline: datetime | None = None
+    """When the current turn times out (``None``: no clock runs); set with :attr:`state`."""
     log: list[LogEntry] = field(default_factory=list)
     connections: Counter[int | None] = field(default_factory=Counter)
     """Open websockets per seat (``None``: spectators), in this process."""
@@ -73,6 +100,11 @@ class LiveMatch:
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
         return None if self.state.is_terminal() else self.state.current_player
+
+    @property
+    def time_limit(self) -> int | None:
+        """Seconds per turn, ``None`` when turns are not timed."""
+        return turn_time_limit(self.game, self.state)
 
     def seat_for_hash(self, token_hash: str) -> int | None:
         """The seat whose token has this hash, if any."""

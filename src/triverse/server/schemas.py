@@ -99,6 +99,23 @@ class ActionRequest(BaseModel):
     move: int = Field(ge=0, description="the view's 'move' the player acted on")
 
 
+class PreviewRequest(BaseModel):
+    """A tentative action to score, without playing it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    action: str = Field(max_length=1000, description="the tentative action in notation")
+    move: int | None = Field(None, ge=0, description="the view's 'move' (optional): when "
+                             "given, a preview of an older position is refused (stale_move)")
+
+
+class PreviewAnswer(BaseModel):
+    """The engine's preview of a tentative action (``state.preview(action).to_json()``)."""
+
+    move: int = Field(description="the move number the preview is for")
+    preview: dict[str, Any] = Field(description="the game's own preview; for Trident: play, "
+                                    "legal, reason, points, items (each line and bonus), bis")
+
+
 class PauseRequest(BaseModel):
     """Pause or resume the computer players."""
 
@@ -127,6 +144,7 @@ class GameRef(BaseModel):
     title: str
     players: int
     options: dict[str, int | bool | str]
+    preview: bool = Field(description="the game offers score previews of tentative actions")
 
 
 class PlayerView(BaseModel):
@@ -178,6 +196,9 @@ class View(BaseModel):
     move: int = Field(description="actions played so far: send it with your next action")
     to_move: int | None
     your_turn: bool
+    time_limit: int | None = Field(description="seconds per turn; null: turns are not timed")
+    deadline: str | None = Field(description="when the current turn times out (ISO 8601, "
+                                 "UTC); null when no clock runs")
     paused: bool
     finished: bool
     result: ResultInfo | None
@@ -222,6 +243,7 @@ class MyGame(BaseModel):
     paused: bool
     finished: bool
     result: ResultInfo | None
+    deadline: str | None = Field(description="when the current turn times out, if timed")
     created_at: str
     updated_at: str
 

@@ -4,6 +4,10 @@ Everything the REST API and the websockets do goes through :class:`MatchService`
 server's authority: an action is parsed and checked by the engine, stored in the database, and
 only then applied to the cached state and announced on the match's pub/sub channel. Every
 refusal raises a :class:`~triverse.server.errors.ServerError` and changes nothing.
+
+In a game with a time limit the service also keeps each turn's deadline (stored with the move
+that starts the turn) and records ``state.time_out()`` when the
+:class:`~triverse.server.deadlines.DeadlineScheduler` says one has passed.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import select, update
@@ -38,12 +42,21 @@ from triverse.core.records import PlayerInfo, Record
 from triverse.core.rng import SEED_MAX, derive, fresh_seed
 from triverse.games import CATALOGUE
 from triverse.server.bots import BotPool, GameSpec, game_class_at
+from triverse.server.clock import Clock, SystemClock, iso_utc
 from triverse.server.config import Settings
-from triverse.server.db import MatchRow, MoveRow, SeatRow, hash_token, make_engine, migrate, utcnow
+from triverse.server.db import MatchRow, MoveRow, SeatRow, hash_token, make_engine, migrate
+from triverse.server.deadlines import DeadlineScheduler, Pending
 from triverse.server.errors import ServerError
-from triverse.server.live import LiveMatch, LogEntry, SeatInfo
+from triverse.server.live import (
+    LiveMatch,
+    LogEntry,
+    SeatInfo,
+    preview_of,
+    time_out_of,
+    turn_time_limit,
+)
 from triverse.server.pubsub import Message, PubSub, match_channel
-from triverse.server.views import render_view
+from triverse.server.views import jsonable, render_view
 
 log = logging.getLogger(__name__)
 
@@ -114,12 +127,24 @@ class _Conflict(Exception):
 
 
 class MatchService:
-    """Matches in the database, their replayed states in memory, and the computer players."""
+    """Matches in the database, their replayed states in memory, the computer players and the
+    turn deadlines.
 
-    def __init__(self, settings: Settings, pubsub: PubSub, bots: BotPool) -> None:
+    ``clock`` is the time source of every date the service stores (default: the system clock;
+    tests pass a :class:`~triverse.server.clock.ManualClock`).
+    """
+
+    def __init__(
+        self, settings: Settings, pubsub: PubSub, bots: BotPool, clock: Clock | None = None
+    ) -> None:
         self.settings = settings
         self.pubsub = pubsub
         self.bots = bots
+        self.clock: Clock = SystemClock() if clock is None else clock
+        self.scheduler = DeadlineScheduler(self.clock, self._pending_deadlines, self.time_out,
+                                           settings.deadline_poll)
+        """Fires the time-outs of every timed match (see :mod:`triverse.server.deadlines`)."""
+        self._timeout_notations: dict[GameSpec, str] = {}
         self.instance = uuid.uuid4().hex
         """Names this process in pub/sub messages, to tell its own from other processes'."""
         self.engine = make_engine(settings.db_url)
@@ -144,11 +169,16 @@ class MatchService:
         migrate(self.engine)
 
     async def start(self) -> None:
-        """Resume, in the background, every match where a computer player is to move."""
+        """Resume, in the background, every match where a computer player is to move; start
+        the deadline scheduler (which first restores the pending deadlines, applying those that
+        passed while the server was down) and the clocks of timed matches that lack one."""
         self._spawn(self._resume())
+        self.scheduler.start()
+        self._spawn(self._start_missing_clocks())
 
     async def close(self) -> None:
-        """Stop the computer players and close the database."""
+        """Stop the deadline scheduler and the computer players, and close the database."""
+        await self.scheduler.close()
         tasks = [*self._bot_tasks.values(), *self._background]
         for task in tasks:
             task.cancel()
@@ -163,6 +193,9 @@ class MatchService:
         if self._db_thread is None:
             return await asyncio.to_thread(function, *args)
         return await asyncio.get_running_loop().run_in_executor(self._db_thread, function, *args)
+
+    def _now(self) -> datetime:
+        return self.clock.now()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
@@ -232,13 +265,16 @@ class MatchService:
             for i, ((kind, name), token) in enumerate(zip(infos, tokens, strict=True))
         )
         assert entry.module is not None
+        now = self._now()
         live = LiveMatch(
             id=secrets.token_urlsafe(9), game_name=entry.name, title=entry.title, mode=mode,
             seed=seed, spec=GameSpec.of(entry.module, game), game=game, state=state,
-            seats=seat_infos, created_at=utcnow(),
+            seats=seat_infos, created_at=now,
         )
+        live.deadline = self._deadline_for(live, state, now)
         await self._db(self._insert_sync, live)
         self._remember(live)
+        self.scheduler.set(live.id, 0, live.deadline)
         log.info("match %s created: %s, %d seats, %s", live.id, entry.name, len(infos), mode)
         self._schedule_bots(live)
         return CreatedMatch(live.id, live, tokens)
@@ -282,7 +318,7 @@ class MatchService:
                 options=dict(live.game.options), seed=live.seed, mode=live.mode,
                 status="finished" if live.finished else "active", paused=False, move_count=0,
                 to_move=live.to_move, result=None, created_at=live.created_at,
-                updated_at=live.created_at, finished_at=None,
+                updated_at=live.created_at, finished_at=None, deadline=live.deadline,
             ))
             session.flush()
             for seat in live.seats:
@@ -339,6 +375,7 @@ class MatchService:
             id=row.id, game_name=row.game, title=entry.title, mode=row.mode, seed=row.seed,
             spec=GameSpec.of(entry.module, game), game=game, state=state, seats=seats,
             created_at=_aware(row.created_at), paused=row.paused,
+            deadline=None if row.deadline is None else _aware(row.deadline),
         )
         live.log.extend(self._replay(live.id, state, moves))
         return live
@@ -376,20 +413,26 @@ class MatchService:
                 return
 
     async def _catch_up(self, live: LiveMatch) -> None:
-        """Apply moves (and the pause flag) stored by another process. Hold the lock."""
-        status = await self._db(self._status_sync, live.id, live.state.move_number)
-        paused, moves = status
+        """Apply moves (and the pause flag, and the deadline) stored by another process. Hold
+        the lock."""
+        paused, deadline, moves = await self._db(self._status_sync, live.id,
+                                                 live.state.move_number)
         live.paused = paused
         if moves:  # replay on a copy, so that views rendered meanwhile stay consistent
             state = live.state.clone()
             entries = await asyncio.to_thread(self._replay, live.id, state, moves)
             live.state = state
             live.log.extend(entries)
+        live.deadline = deadline
+        self.scheduler.set(live.id, live.state.move_number, deadline)
 
-    def _status_sync(self, match_id: str, known: int) -> tuple[bool, list[tuple[int, int, str]]]:
+    def _status_sync(
+        self, match_id: str, known: int
+    ) -> tuple[bool, datetime | None, list[tuple[int, int, str]]]:
         with self._sessions() as session:
             row = session.execute(
-                select(MatchRow.paused, MatchRow.move_count).where(MatchRow.id == match_id)
+                select(MatchRow.paused, MatchRow.move_count, MatchRow.deadline)
+                .where(MatchRow.id == match_id)
             ).one()
             moves: list[tuple[int, int, str]] = []
             if row.move_count > known:
@@ -397,7 +440,8 @@ class MatchService:
                     select(MoveRow).where(MoveRow.match_id == match_id,
                                           MoveRow.number >= known).order_by(MoveRow.number)
                 ).scalars()]
-            return bool(row.paused), moves
+            deadline = None if row.deadline is None else _aware(row.deadline)
+            return bool(row.paused), deadline, moves
 
     async def catch_up(self, match_id: str) -> None:
         """Bring the cached match up to date with the database (after another process's
@@ -441,10 +485,18 @@ class MatchService:
 
     # --- actions --------------------------------------------------------------------------------
     async def act(self, match_id: str, token: str | None, text: str, move: int) -> LiveMatch:
-        """Check, store and apply a human's action; returns the match after it."""
+        """Check, store and apply a human's action; returns the match after it.
+
+        An action that arrives once the turn's deadline has passed is refused with
+        ``time_up``, after recording the time-out that was due (as the scheduler would have a
+        moment later). The action's arrival time is what counts, not when the match's lock is
+        free.
+        """
+        arrived = self._now()
         live = await self.live(match_id)
         seat = self.authenticate(live, token)
         assert seat is not None
+        missed: datetime | None = None
         async with live.lock:
             await self._catch_up(live)
             state = live.state
@@ -456,47 +508,95 @@ class MatchService:
             if state.current_player != seat:
                 raise ServerError("not_your_turn", f"it is seat {state.current_player}'s "
                                   f"turn, not seat {seat}'s")
-            try:
-                action = state.parse_action(text)
-            except GameOverError as exc:
-                raise ServerError("game_over", str(exc)) from None
-            except NotationError as exc:
-                raise ServerError("bad_notation", str(exc)) from None
-            except IllegalActionError as exc:
-                raise ServerError("illegal_action", str(exc)) from None
-            await self._advance(live, seat, action)
+            if live.deadline is not None and arrived >= live.deadline:
+                missed = live.deadline
+                await self._advance(live, seat, None)
+            else:
+                try:
+                    action = state.parse_action(text)
+                except GameOverError as exc:
+                    raise ServerError("game_over", str(exc)) from None
+                except NotationError as exc:
+                    raise ServerError("bad_notation", str(exc)) from None
+                except IllegalActionError as exc:
+                    raise ServerError("illegal_action", str(exc)) from None
+                if self._is_time_out(live, action):
+                    raise ServerError("reserved_action", f"{text.strip()!r} is the time-out: "
+                                      "the server records it when a turn's time runs out, and "
+                                      "no player may send it")
+                await self._advance(live, seat, action)
         self._schedule_bots(live)
+        if missed is not None:
+            raise ServerError("time_up", f"the time for move {move} ran out at "
+                              f"{iso_utc(missed)}: seat {seat} missed the turn")
         return live
 
-    async def _advance(self, live: LiveMatch, seat: int, action: Any) -> None:
-        """Store ``action`` (legal, by ``seat``, for the current state), apply it, announce it.
+    def _is_time_out(self, live: LiveMatch, action: Any) -> bool:
+        """Whether ``action`` is what ``state.time_out()`` records in this game (timed games
+        only: an untimed game's engine refuses its time-out notation by itself)."""
+        if live.time_limit is None or live.finished:
+            return False
+        notation = self._timeout_notations.get(live.spec)
+        if notation is None:
+            probe = live.state.clone()
+            time_out = time_out_of(probe)
+            assert time_out is not None
+            time_out()
+            notation = str(probe.history[-1])
+            self._timeout_notations[live.spec] = notation
+        return str(action) == notation
 
-        Once started this runs to the end even if the caller is cancelled (a websocket that
-        closes mid-move), so that memory never falls behind a move the database holds.
+    def _deadline_for(self, live: LiveMatch, state: State[Any], now: datetime) -> datetime | None:
+        """When a turn starting ``now`` in ``state`` times out: ``None`` in an untimed game,
+        once the game is over, and while a computer is to move (computers are never timed:
+        they move in seconds, and a paused computer must wait for the resume)."""
+        limit = turn_time_limit(live.game, state)
+        seat = None if state.is_terminal() else state.current_player
+        if limit is None or seat is None or live.seats[seat].is_bot:
+            return None
+        return now + timedelta(seconds=limit)
+
+    async def _advance(self, live: LiveMatch, seat: int, action: Any | None) -> None:
+        """Store ``action`` (legal, by ``seat``, for the current state), apply it, announce it.
+        ``None`` records the time-out (``state.time_out()``) of ``seat`` instead.
+
+        The next turn's deadline is computed and stored with the move. Once started this runs
+        to the end even if the caller is cancelled (a websocket that closes mid-move), so that
+        memory never falls behind a move the database holds.
         """
         number = live.state.move_number
         new_state = live.state.clone()
-        events: list[Event] = new_state.apply(action)
-        notation = str(action)
+        if action is None:
+            time_out = time_out_of(new_state)
+            assert time_out is not None
+            events: list[Event] = time_out()
+            notation = str(new_state.history[-1])
+        else:
+            events = new_state.apply(action)
+            notation = str(action)
 
         async def commit() -> None:
+            now = self._now()
+            deadline = self._deadline_for(live, new_state, now)
             try:
                 await self._db(self._store_move_sync, live.id, number, seat, notation,
-                               new_state)
+                               new_state, now, deadline)
             except _Conflict:
                 await self._catch_up(live)
                 raise ServerError("stale_move", f"move {number} was just played elsewhere; "
                                   f"the game is at move {live.state.move_number}") from None
             live.state = new_state
+            live.deadline = deadline
             live.log.append(LogEntry(number, seat, notation, tuple(events)))
-            await self._announce(live, "move")
+            self.scheduler.set(live.id, number + 1, deadline)
+            await self._announce(live, "move" if action is not None else "timeout")
 
         await asyncio.shield(asyncio.ensure_future(commit()))
 
     def _store_move_sync(
-        self, match_id: str, number: int, seat: int, action: str, after: State[Any]
+        self, match_id: str, number: int, seat: int, action: str, after: State[Any],
+        now: datetime, deadline: datetime | None,
     ) -> None:
-        now = utcnow()
         finished = after.is_terminal()
         try:
             with self._sessions.begin() as session:
@@ -507,7 +607,8 @@ class MatchService:
                             to_move=None if finished else after.current_player,
                             status="finished" if finished else "active",
                             result=after.result().to_json() if finished else None,
-                            finished_at=now if finished else None, updated_at=now)
+                            finished_at=now if finished else None, updated_at=now,
+                            deadline=deadline)
                 )
                 if getattr(done, "rowcount", 1) != 1:
                     raise _Conflict
@@ -515,6 +616,135 @@ class MatchService:
                                     created_at=now))
         except IntegrityError:
             raise _Conflict from None
+
+    # --- time-outs --------------------------------------------------------------------------------
+    async def time_out(self, match_id: str, move: int) -> bool:
+        """Record the time-out of the turn at ``move``, if it is still that turn and its
+        deadline (as the database has it) has passed; returns whether it was recorded.
+
+        The scheduler calls this. A move stored first (here or by another process) makes it do
+        nothing: the match's lock orders the two, and ``move`` must still be the move number.
+        """
+        live = await self.live(match_id)
+        async with live.lock:
+            await self._catch_up(live)
+            deadline, seat = live.deadline, live.to_move
+            if (seat is None or live.state.move_number != move or deadline is None
+                    or self._now() < deadline):
+                return False
+            try:
+                await self._advance(live, seat, None)
+            except ServerError:  # another process stored this move first
+                return False
+        log.info("match %s: seat %d ran out of time at move %d", match_id, seat, move)
+        self._schedule_bots(live)
+        return True
+
+    async def _pending_deadlines(self) -> list[Pending]:
+        return await self._db(self._pending_deadlines_sync)
+
+    def _pending_deadlines_sync(self) -> list[Pending]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.move_count, MatchRow.deadline)
+                .where(MatchRow.status == "active", MatchRow.deadline.is_not(None))
+            ).all()
+            return [(row.id, row.move_count, _aware(row.deadline)) for row in rows]
+
+    async def _start_missing_clocks(self) -> None:
+        """Give a deadline to every timed match whose human turn has none (a match created
+        before the server kept deadlines): its clock starts now."""
+        started = 0
+        try:
+            ids = await self._db(self._clockless_sync)
+        except Exception:
+            log.exception("cannot look for timed matches without a deadline")
+            return
+        for match_id in ids:
+            try:
+                live = await self.live(match_id)
+                async with live.lock:
+                    await self._catch_up(live)
+                    number = live.state.move_number
+                    deadline = self._deadline_for(live, live.state, self._now())
+                    if live.deadline is not None or deadline is None:
+                        continue
+                    if not await self._db(self._set_deadline_sync, live.id, number, deadline):
+                        continue
+                    live.deadline = deadline
+                    self.scheduler.set(live.id, number, deadline)
+                await self._announce(live, "clock")
+                started += 1
+            except Exception:
+                log.exception("cannot start the clock of match %s", match_id)
+        if started:
+            log.info("started the turn clock of %d timed matches", started)
+
+    def _clockless_sync(self) -> list[str]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.options)
+                .join(SeatRow, (SeatRow.match_id == MatchRow.id)
+                      & (SeatRow.seat == MatchRow.to_move))
+                .where(MatchRow.status == "active", MatchRow.deadline.is_(None),
+                       SeatRow.kind == "human")
+            ).all()
+            out = []
+            for row in rows:
+                limit = row.options.get("time_limit") if isinstance(row.options, dict) else None
+                if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+                    out.append(row.id)
+            return out
+
+    def _set_deadline_sync(self, match_id: str, number: int, deadline: datetime) -> bool:
+        with self._sessions.begin() as session:
+            done = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.move_count == number,
+                       MatchRow.deadline.is_(None))
+                .values(deadline=deadline)
+            )
+            return bool(getattr(done, "rowcount", 1) == 1)
+
+    # --- previews -------------------------------------------------------------------------------
+    async def preview(
+        self, match_id: str, token: str | None, text: str, move: int | None = None,
+        fresh: bool = True,
+    ) -> tuple[int, dict[str, Any]]:
+        """What the token's seat would score with the tentative action ``text``, as the
+        engine's ``state.preview(text)`` explains it; and the move number it is for.
+
+        Only for the seat to move, only in games whose state has ``preview`` (else
+        ``not_supported``). Nothing changes and nothing is stored. ``move``, when given, must
+        be the current move number. ``fresh`` first applies moves another process stored.
+        """
+        live = await self.live(match_id, fresh=fresh)
+        seat = self.authenticate(live, token)
+        state = live.state  # states are replaced, never changed in place: no lock needed
+        preview = preview_of(state)
+        if preview is None:
+            raise ServerError("not_supported", f"{live.title} has no score preview")
+        if state.is_terminal():
+            raise ServerError("game_over", "the game is over")
+        if move is not None and move != state.move_number:
+            raise ServerError("stale_move", f"you saw move {move}; the game is at move "
+                              f"{state.move_number}")
+        if state.current_player != seat:
+            raise ServerError("not_your_turn", f"it is seat {state.current_player}'s turn, not "
+                              f"seat {seat}'s: a preview is for the seat to move")
+        try:
+            result = preview(text)
+        except GameOverError as exc:
+            raise ServerError("game_over", str(exc)) from None
+        except NotationError as exc:
+            raise ServerError("bad_notation", str(exc)) from None
+        except IllegalActionError as exc:
+            raise ServerError("illegal_action", str(exc)) from None
+        to_json = getattr(result, "to_json", None)
+        data = to_json() if callable(to_json) else jsonable(result)
+        if not isinstance(data, dict):
+            data = {"value": data}
+        return state.move_number, data
 
     async def _announce(self, live: LiveMatch, reason: str) -> None:
         message: Message = {"type": "changed", "match": live.id, "reason": reason,
@@ -540,7 +770,7 @@ class MatchService:
     def _set_paused_sync(self, match_id: str, paused: bool) -> None:
         with self._sessions.begin() as session:
             session.execute(update(MatchRow).where(MatchRow.id == match_id)
-                            .values(paused=paused, updated_at=utcnow()))
+                            .values(paused=paused, updated_at=self._now()))
 
     # --- presence ------------------------------------------------------------------------------
     async def connect(self, live: LiveMatch, seat: int | None) -> None:
@@ -618,6 +848,10 @@ class MatchService:
                 except TriverseError as exc:
                     log.error("match %s: the %s player of seat %d chose %r: %s", live.id,
                               level, seat, notation, exc)
+            if action is not None and self._is_time_out(live, action):
+                log.error("match %s: the %s player of seat %d chose the time-out", live.id,
+                          level, seat)
+                action = None
             if action is None:  # never stall a game: any legal action of the seat
                 action = derive(live.seed, "fallback", seat, number).choice(
                     live.state.legal_action_list())
@@ -699,6 +933,8 @@ class MatchService:
                     "paused": match.paused,
                     "finished": finished,
                     "result": match.result,
+                    "deadline": (None if finished or match.deadline is None
+                                 else iso_utc(match.deadline)),
                     "created_at": _aware(match.created_at).isoformat(timespec="seconds"),
                     "updated_at": _aware(match.updated_at).isoformat(timespec="seconds"),
                 })

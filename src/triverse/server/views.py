@@ -8,6 +8,9 @@ Its game content comes from three places only:
   secrets; a move's notation is shown only to the seat that played it, since in some games
   notation names hidden things (an exchange of rack tiles, say);
 - the legal actions, only to the seat whose turn it is.
+
+Besides, it says whether turns are timed (``time_limit``) and when the current one ends
+(``deadline``), and whether the game offers score previews (``game.preview``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from triverse.core.game import State
-from triverse.server.live import LiveMatch, LogEntry
+from triverse.server.clock import iso_utc
+from triverse.server.live import LiveMatch, LogEntry, preview_of, turn_time_limit
 
 
 def jsonable(value: Any) -> Any:
@@ -98,8 +102,10 @@ def render_view(
     """The view of ``live`` for ``seat`` (``None``: a spectator).
 
     ``state`` and ``log`` default to the match's current ones; the replay endpoint passes an
-    earlier position. ``log_limit`` keeps only the last so many log entries.
+    earlier position (which has no deadline). ``log_limit`` keeps only the last so many log
+    entries.
     """
+    current = state is None or state is live.state
     state = live.state if state is None else state
     log = live.log if log is None else log
     if log_limit is not None:
@@ -110,6 +116,7 @@ def render_view(
     legal = (
         [action_json(state, a) for a in state.legal_actions()] if your_turn else []
     )
+    deadline = live.deadline if current and not finished else None
     return {
         "match_id": live.id,
         "game": {
@@ -117,6 +124,7 @@ def render_view(
             "title": live.title,
             "players": live.game.num_players,
             "options": dict(live.game.options),
+            "preview": preview_of(state) is not None,
         },
         "mode": live.mode,
         "seat": seat,
@@ -124,6 +132,8 @@ def render_view(
         "move": state.move_number,
         "to_move": to_move,
         "your_turn": your_turn,
+        "time_limit": turn_time_limit(live.game, state),
+        "deadline": None if deadline is None else iso_utc(deadline),
         "paused": live.paused,
         "finished": finished,
         "result": state.result().to_json() if finished else None,

@@ -2,9 +2,9 @@
 
 The client's first message is ``hello`` with its seat token (or none, to watch); the token never
 appears in the URL, so it stays out of access logs. The server then pushes a ``view`` whenever
-the match changes (a move, a pause, a player connecting), rendered for that seat alone, and
-answers ``action``, ``pause``, ``sync`` and ``ping`` messages. ``docs/protocol.md`` documents
-every message.
+the match changes (a move, a time-out, a pause, a player connecting), rendered for that seat
+alone, and answers ``action``, ``preview``, ``pause``, ``sync`` and ``ping`` messages.
+``docs/protocol.md`` documents every message.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from triverse.server.clock import iso_utc
 from triverse.server.errors import ServerError
 from triverse.server.pubsub import PubSub, Subscription, match_channel
 from triverse.server.service import MatchService
@@ -77,7 +78,11 @@ class MatchConnection:
         if not force and view == self._last_view:
             return
         self._last_view = view
-        await self.send({"type": "view", "view": view})
+        await self.send({"type": "view", "view": view, "server_time": self._server_time()})
+
+    def _server_time(self) -> str:
+        """The server's clock, so that a client can count down to a deadline with its own."""
+        return iso_utc(self.service.clock.now())
 
     # --- the conversation ---------------------------------------------------------------------
     async def run(self) -> None:
@@ -188,7 +193,8 @@ class MatchConnection:
     async def _handle(self, message: dict[str, Any], request_id: Any) -> None:
         kind = message.get("type")
         if kind == "ping":
-            await self.send({"type": "pong", "id": request_id})
+            await self.send({"type": "pong", "id": request_id,
+                             "server_time": self._server_time()})
         elif kind == "sync":
             await self.send_view(force=True)
         elif kind == "action":
@@ -203,6 +209,16 @@ class MatchConnection:
                 await self._send_now({"type": "accepted", "id": request_id,
                                       "move": entry.number, "action": entry.action})
             await self.send_view()
+        elif kind == "preview":
+            action, move = message.get("action"), message.get("move")
+            if not isinstance(action, str) or len(action) > 1000 or not (
+                    move is None or (isinstance(move, int) and not isinstance(move, bool))):
+                raise ServerError("bad_request", "a preview message has 'action' (notation, a "
+                                  "string) and optionally 'move' (the view's move number)")
+            number, preview = await self.service.preview(self.match_id, self.token, action,
+                                                         move, fresh=False)
+            await self.send({"type": "preview_result", "id": request_id, "move": number,
+                             "preview": preview})
         elif kind == "pause":
             paused = message.get("paused")
             if not isinstance(paused, bool):
@@ -213,7 +229,7 @@ class MatchConnection:
             raise ServerError("bad_request", "hello was already said on this connection")
         else:
             raise ServerError("bad_request", f"unknown message type {kind!r}; the types are "
-                              "action, pause, sync, ping")
+                              "action, preview, pause, sync, ping")
 
 
 def _count(value: Any) -> bool:

@@ -61,7 +61,7 @@ export class Connection {
         this.onStatus("connected");
       }
       this.onView(message.view);
-    } else if (message.type === "accepted" || message.type === "error" || message.type === "pong") {
+    } else if (["accepted", "error", "pong", "preview_result"].includes(message.type)) {
       const waiting = this.pending.get(message.id);
       if (waiting) {
         this.pending.delete(message.id);
