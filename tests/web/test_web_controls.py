@@ -22,7 +22,7 @@ from web_support import ARTIFACTS, DESKTOP, PHONE, LiveServer, screenshot
 
 from triverse.games import CATALOGUE
 
-GAMES_WITH_A_UI = ("triominoes", "trinity", "triangles")
+GAMES_WITH_A_UI = ("triominoes", "trinity", "triangles", "trivinity", "trident")
 """The games src/triverse/web/js/games.js gives a table (GAME_UIS)."""
 
 

@@ -211,6 +211,11 @@ class Game(ABC, Generic[S, A]):
     def tensor_size(self) -> int:
         """The length of :meth:`Observation.to_tensor`."""
 
+    def client_data(self) -> dict[str, Any]:
+        """Public data a client needs to draw this game, the same in every position (JSON
+        types): Trivinity's card table, say. The server serves it once, cacheable."""
+        return {}
+
     def render_text(self, observation: Observation) -> str:
         """A plain-text picture of what ``observation`` shows, for the terminal."""
         import json

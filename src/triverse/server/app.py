@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -220,6 +220,17 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
         """Every game of the catalogue (built or coming soon), the computer levels and the
         match modes."""
         return games_answer()
+
+    @app.get("/api/games/{name}/data", responses=ERRORS, tags=["games"])
+    async def game_data(name: str, response: Response) -> dict[str, Any]:
+        """The game's public, position-independent data a client draws with
+        (``Game.client_data``: Trivinity's card table); the same for every match."""
+        entry = service.games.get(name)
+        if entry is None or entry.module is None:
+            raise ServerError("unknown_game", f"no game {name!r} to describe")
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        data: dict[str, Any] = entry.cls()().client_data()
+        return data
 
     @app.post("/api/matches", status_code=201, responses=ERRORS, tags=["matches"])
     async def create_match(body: CreateMatch, request: Request) -> MatchCreated:

@@ -394,6 +394,10 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
 
         return describe(action)
 
+    def client_data(self) -> dict[str, Any]:
+        """The card table, for clients: observations name cards by id only."""
+        return {"cards": self.card_catalogue()}
+
     def card_catalogue(self) -> list[dict[str, Any]]:
         """Every physical card by id, for clients: key, name, module, tier, cost, worth, text."""
         from triverse.games.trivinity.render import card_json

@@ -12,6 +12,8 @@ import { h } from "./ui.js";
 const VIEW_MODULES = {
   tiles: () => import("./games/tiles.js"),
   triangles: () => import("./games/triangles.js"),
+  trivinity: () => import("./games/trivinity.js"),
+  trident: () => import("./games/trident.js"),
 };
 
 const loading = new Map();
@@ -185,6 +187,37 @@ export const GAME_UIS = {
     },
   },
   triangles,
+  // Trident (issue 5): hidden racks of three, so hot-seat hides the table between turns.
+  trident: {
+    ...defaults,
+    kind: "trident",
+    title: "Trident",
+    rules: "/rules/trident.html",
+    secretWord: "rack",
+    trayLabel: "Your rack and moves",
+    optionLabels: { variant: "Rules", time_limit: "Time a turn (seconds, 0: none)" },
+    nameLabel: seatNames,
+    scoreColumn: { title: "Rack", value: (view, i) => (view.observation.rack_counts || [])[i] },
+    infoText: (view) => (view.observation.bag_count === undefined ? null
+      : { text: `Bag: ${view.observation.bag_count}`, title: "Tiles left in the bag" }),
+    plainKinds: ["bag", "game_over"],
+  },
+  // Trivinity (issue 7): a deck-building card game; hands are hidden (js/games/trivinity.js).
+  trivinity: {
+    ...defaults,
+    kind: "trivinity",
+    title: "Trivinity",
+    rules: "/rules/trivinity.html",
+    secretWord: "hand",
+    trayLabel: "Your hand and actions",
+    advancedOptions: ["turn_limit"],
+    optionLabels: { variant: "Rules", turn_limit: "Turn limit (turns each)", module_1: "Player 1's module", module_2: "Player 2's module", module_3: "Player 3's module", module_4: "Player 4's module" },
+    nameLabel: (text, names) => text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => names[Number(n) - 1] ?? m),
+    plainKinds: ["game_end"],
+    scoreColumn: { title: "Hand", value: (view, i) => ((view.observation.players || [])[i] || {}).hand_size },
+    roundText: (obs) => (obs && obs.turn ? `Turn ${obs.turn}` : ""),
+    targetText: (view) => (view.observation && view.observation.turn_limit ? `limit ${view.observation.turn_limit} turns each` : ""),
+  },
 };
 
 /** Rules pages of every game (the ones without a UI summarise and point to the docs). */

@@ -1,0 +1,141 @@
+"""Helpers of the Trident browser tests: starting a game through the New Game dialog, reading
+the position as the server holds it, and playing through the UI as a person would (keyboard
+placement, dragging from the rack, the notation box, the Exchange and Pass buttons)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from web_support import LiveServer
+
+from triverse.games.trident.engine import TridentState
+from triverse.games.trident.tiles import Exchange, Pass, Play
+
+
+def start_trident(page: Any, base: str, seed: int = 7, shot: str | None = None,
+                  time_limit: int | None = None) -> str:
+    """Create a Trident game against the computer through the lobby (a turn's time limit in
+    seconds, if given); returns the match id."""
+    page.goto(f"{base}/?seed={seed}")
+    page.wait_for_selector("body[data-ready='true']")
+    page.click("[data-new-game='trident']")
+    dialog = page.locator("dialog.new-game-dialog")
+    dialog.locator("input[name='mode'][value='computer']").check()
+    if time_limit is not None:
+        dialog.locator("#opt-time_limit").fill(str(time_limit))
+    if shot:
+        from web_support import screenshot
+        screenshot(page, shot)
+    dialog.locator("button[data-value='start']").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector("body[data-board-ready='true']")
+    found = re.search(r"/play/([^/?#]+)", page.url)
+    assert found
+    return found.group(1)
+
+
+def state_of(server: LiveServer, mid: str) -> TridentState:
+    """The match's position now, replayed from its seed and stored moves (the server's own)."""
+    service = server.app.state.service
+
+    async def replay() -> TridentState:
+        live = await service.live(mid, fresh=True)
+        state = live.game.new_initial_state(seed=live.seed)
+        for entry in live.log:
+            state.apply_notation(entry.action)
+        assert isinstance(state, TridentState)
+        return state
+
+    state: TridentState = server.call(replay)
+    return state
+
+
+def choose(state: TridentState) -> Any:
+    """The action the tests play: the legal play with the most tiles (the game ends sooner),
+    else an exchange of every tile, else pass."""
+    actions = list(state.legal_actions())
+    plays = [a for a in actions if isinstance(a, Play)]
+    if plays:
+        return max(plays, key=lambda p: len(p.tiles))
+    exchanges = [a for a in actions if isinstance(a, Exchange)]
+    if exchanges:
+        return max(exchanges, key=lambda e: len(e.tiles))
+    return next(a for a in actions if isinstance(a, Pass))
+
+
+def rack_slot(page: Any, tile: str, used: set[int]) -> int:
+    """The rack slot showing ``tile`` not used yet."""
+    tiles = page.eval_on_selector_all(".td-rack-tile", "els => els.map(e => e.dataset.tile)")
+    for i, t in enumerate(tiles):
+        if t == tile and i not in used:
+            used.add(i)
+            return i
+    raise AssertionError(f"no {tile} on the rack {tiles}")
+
+
+def pick_joker(page: Any, value: int) -> None:
+    dialog = page.locator("dialog.td-joker-dialog")
+    dialog.wait_for()
+    dialog.locator(f"button[data-joker-value='{value}']").click()
+    dialog.wait_for(state="detached")
+
+
+def place_by_keys(page: Any, slot: int, row: int, col: int, joker: int | None = None) -> None:
+    """Select the rack tile with its number key, walk the cursor with the arrows, Enter."""
+    page.locator(".td-sq[tabindex='0']").focus()
+    page.keyboard.press(str(slot + 1))
+    cur = page.locator(".td-sq[tabindex='0']").get_attribute("data-sq") or "7:7"
+    r, c = (int(x) for x in cur.split(":"))
+    for _ in range(abs(row - r)):
+        page.keyboard.press("ArrowDown" if row > r else "ArrowUp")
+    for _ in range(abs(col - c)):
+        page.keyboard.press("ArrowRight" if col > c else "ArrowLeft")
+    assert page.evaluate("() => document.activeElement.dataset.sq") == f"{row}:{col}"
+    page.keyboard.press("Enter")
+    if joker is not None:
+        pick_joker(page, joker)
+    page.wait_for_selector(f".td-sq[data-sq='{row}:{col}'].td-tentative")
+
+
+def place_by_drag(page: Any, slot: int, row: int, col: int, joker: int | None = None,
+                  wait: bool = True) -> None:
+    """Drag the rack tile to the square with the mouse (``wait=False``: return at the drop,
+    a joker's dialog still open)."""
+    src = page.locator(f".td-rack-tile[data-rack='{slot}']").bounding_box()
+    dst = page.locator(f".td-sq[data-sq='{row}:{col}']").bounding_box()
+    assert src and dst
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    x, y = dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2
+    page.mouse.move(x + 20, y + 20, steps=6)
+    page.mouse.move(x, y, steps=3)
+    page.mouse.up()
+    if not wait:
+        return
+    if joker is not None:
+        pick_joker(page, joker)
+    page.wait_for_selector(f".td-sq[data-sq='{row}:{col}'].td-tentative")
+
+
+def play_through_ui(page: Any, action: Any, how: str) -> None:
+    """Play ``action``: a play placed tile by tile ("keys" or "drag") or typed ("type"), an
+    exchange chosen on the rack, or the Pass button."""
+    if isinstance(action, Pass):
+        page.click("button[data-action='pass']")
+    elif isinstance(action, Exchange):
+        page.click("button[data-action='exchange']")
+        used: set[int] = set()
+        for t in str(action).removeprefix("exchange ").split(","):
+            page.click(f".td-rack-tile[data-rack='{rack_slot(page, t.strip(), used)}']")
+        page.click("button[data-action='exchange']")
+    elif how == "type":
+        page.fill("#td-notation", str(action))
+        page.press("#td-notation", "Enter")
+    else:
+        used = set()
+        for p in action.tiles:
+            slot = rack_slot(page, "*" if p.joker else str(p.value), used)
+            place = place_by_keys if how == "keys" else place_by_drag
+            place(page, slot, p.row, p.col, p.value if p.joker else None)
+        page.click("button[data-action='submit']")
