@@ -1,0 +1,771 @@
+"""Websocket load: the server's own round trip for human moves, one game or many at once.
+
+    python benchmarks/ws_load.py                                  # SQLite, 1 and 100 games
+    python benchmarks/ws_load.py --games 1,100 --moves 30 \\
+        --db sqlite --db postgresql://postgres@127.0.0.1:5432/test --write docs/performance.md
+
+For each database it starts the real server (``triverse.server.serve``, i.e. uvicorn, in a
+subprocess on a free 127.0.0.1 port; ``sqlite`` is a fresh temporary file, a PostgreSQL URL gets
+a fresh schema of its own, dropped at the end), plays one unrecorded warm-up game, then for each
+count N of ``--games``: creates N Tri-ominoes matches (``hotseat``, two human seats, no computer
+player, seeds chosen by the benchmark so that every run plays the same moves), opens one
+websocket per seat (``hello`` with ``log: 40``, as the web UI does), and in every game at once
+has the seat to move send the first legal action of its view, ``--moves`` times. Each move
+waits for its ``accepted`` and for both seats' updated views before the next one.
+
+Measured per move, from sending the ``action``:
+
+- **accepted**: until its ``accepted`` arrives (the move is stored in the database by then);
+- **view push**: until the *other* seat receives the view that shows the move.
+
+Plus moves per second over all games (from the first action to the last move's views), the CPU
+time the server process (with its children; its event-loop thread apart) used meanwhile and how
+long its threads waited for a core, from ``/proc/*/schedstat``, and on PostgreSQL the CPU of its
+backends. ``--no-compression`` makes the client not offer permessage-deflate. Everything runs
+on loopback; the run is bounded (``--timeout`` overall, ``--step-timeout`` per wait), and the
+server, its temporary files and the PostgreSQL schema are removed at the end, also on error,
+Ctrl-C or SIGTERM (killed outright, the benchmark leaves the server to end itself on the
+SIGTERM its parent's death sends it). With ``--write FILE`` the table replaces the block
+between ``<!-- ws:start -->`` and ``<!-- ws:end -->`` of FILE (appended with a heading if
+missing). No figure is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import itertools
+import json
+import math
+import os
+import platform
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+Json = dict[str, Any]
+T = TypeVar("T")
+
+HOST = "127.0.0.1"
+START = "<!-- ws:start -->"
+END = "<!-- ws:end -->"
+HEADING = "## Server: websocket round trip under load"
+UI_LOG = 40
+"""The ``log`` the web UI sends in its ``hello`` (``connection.js``)."""
+MAX_GAMES = 500
+MAX_MOVES = 1000
+
+SERVER_CODE = """
+import ctypes, os, signal, sys
+ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the benchmark
+if os.getppid() != int(sys.argv[5]):
+    sys.exit("the benchmark is gone")
+from triverse.server import serve
+host, port, db_url, level = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+serve(host, port, db_url, log_level=level, allow_client_seed=True)
+"""
+"""The server process: ``triverse serve`` with client seeds allowed (reproducible deals). It
+receives SIGTERM (a clean shutdown) if the benchmark dies without stopping it."""
+
+
+# --- the server process ------------------------------------------------------------------------
+def free_port() -> int:
+    """A TCP port free on the loopback interface now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class Sched:
+    """Scheduler figures of some threads: seconds on a CPU, seconds waiting for one (runnable
+    but not running: the machine's other work had the cores)."""
+
+    cpu: float = 0.0
+    wait: float = 0.0
+
+    def __add__(self, other: Sched) -> Sched:
+        return Sched(self.cpu + other.cpu, self.wait + other.wait)
+
+    def __sub__(self, other: Sched) -> Sched:
+        return Sched(self.cpu - other.cpu, self.wait - other.wait)
+
+
+def schedstat(path: Path) -> Sched:
+    """One thread's ``/proc/.../schedstat`` (nanoseconds on a CPU, waiting on a run queue)."""
+    try:
+        run, wait, _ = path.read_text().split()
+    except (OSError, ValueError):
+        return Sched()
+    return Sched(int(run) / 1e9, int(wait) / 1e9)
+
+
+def process_sched(pid: int) -> Sched:
+    """Every live thread of one process."""
+    total = Sched()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        total += schedstat(task / "schedstat")
+    return total
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (the server and its computer players' pool)."""
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+    return out
+
+
+class BackendMonitor:
+    """Polls the CPU of the PostgreSQL backends that serve the server (by application name),
+    in a thread, every ``interval`` seconds, since backends come and go with the pool."""
+
+    def __init__(self, admin_url: str, app_name: str, interval: float = 0.2) -> None:
+        self.admin_url, self.app_name, self.interval = admin_url, app_name, interval
+        self.start: dict[int, Sched] = {}
+        self.last: dict[int, Sched] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pg-monitor", daemon=True)
+        self._ready = threading.Event()
+        self.error: BaseException | None = None
+
+    def __enter__(self) -> BackendMonitor:
+        self._thread.start()
+        self._ready.wait(10)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        import psycopg
+
+        try:
+            with psycopg.connect(self.admin_url, connect_timeout=5, autocommit=True) as admin:
+                first = True
+                while True:
+                    pids = [row[0] for row in admin.execute(
+                        "SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                        (self.app_name,))]
+                    for pid in pids:
+                        now = schedstat(Path(f"/proc/{pid}/schedstat"))
+                        if first:
+                            self.start[pid] = now
+                        self.last[pid] = now
+                    if first:
+                        first = False
+                        self._ready.set()
+                    if self._stop.wait(self.interval):
+                        return
+        except Exception as exc:  # reported with the figures, not fatal
+            self.error = exc
+            self._ready.set()
+
+    @property
+    def used(self) -> Sched:
+        """What the backends used while watched (a backend's last ``interval`` before it
+        exited is missed)."""
+        total = Sched()
+        for pid, last in self.last.items():
+            total += last - self.start.get(pid, Sched())
+        return total
+
+    @property
+    def opened(self) -> int:
+        """Backends seen that did not exist at the start: connections the server opened."""
+        return len(set(self.last) - set(self.start))
+
+
+@dataclass
+class Database:
+    """Where the server stores: a temporary SQLite file, or a PostgreSQL schema of its own."""
+
+    label: str
+    url: str
+    admin_url: str | None = None
+    schema: str | None = None
+    app_name: str | None = None
+
+    @classmethod
+    def make(cls, spec: str, tmp: Path) -> Database:
+        if spec == "sqlite":
+            return cls("SQLite (file, WAL)", f"sqlite:///{tmp / 'bench.sqlite3'}")
+        if spec.startswith(("postgresql://", "postgres://")):
+            import psycopg
+
+            tag = uuid.uuid4().hex[:12]
+            schema, app_name = f"triverse_bench_{tag}", f"triverse-bench-{tag}"
+            try:
+                with psycopg.connect(spec, connect_timeout=5, autocommit=True) as admin:
+                    admin.execute(f'CREATE SCHEMA "{schema}"')
+            except psycopg.OperationalError as exc:
+                raise SystemExit(f"PostgreSQL is not reachable at {spec}: {exc}") from None
+            sep = "&" if "?" in spec else "?"
+            url = f"{spec}{sep}options=-csearch_path%3D{schema}&application_name={app_name}"
+            return cls("PostgreSQL " + _pg_version(spec), url, spec, schema, app_name)
+        raise SystemExit(f"--db is 'sqlite' or a postgresql:// URL, not {spec!r}")
+
+    def monitor(self) -> contextlib.AbstractContextManager[BackendMonitor | None]:
+        """Watch the PostgreSQL backends' CPU (PostgreSQL runs on this machine too)."""
+        if self.admin_url is None or self.app_name is None:
+            return contextlib.nullcontext()
+        return BackendMonitor(self.admin_url, self.app_name)
+
+    def drop(self) -> None:
+        if self.admin_url is None or self.schema is None:
+            return
+        import psycopg
+
+        with psycopg.connect(self.admin_url, connect_timeout=5, autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+
+
+def _pg_version(url: str) -> str:
+    import psycopg
+
+    with psycopg.connect(url, connect_timeout=5) as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+    return str(row[0]).split()[0] if row else "?"
+
+
+class Server:
+    """``triverse.server.serve`` in a subprocess (its own session), on a free loopback port."""
+
+    def __init__(self, db_url: str, log_path: Path, log_level: str = "warning") -> None:
+        self.port = free_port()
+        self.base = f"http://{HOST}:{self.port}"
+        self.ws_base = f"ws://{HOST}:{self.port}"
+        self.log_path = log_path
+        self._log = log_path.open("wb")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("TRIVERSE_DB_URL", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SERVER_CODE, HOST, str(self.port), db_url, log_level,
+             str(os.getpid())],
+            stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, env=env,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n"
+                                   + self.log_text()[-3000:])
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {timeout:g} s:\n"
+                           + self.log_text()[-3000:])
+
+    def sched(self) -> tuple[Sched, Sched]:
+        """CPU and run-queue wait so far: of the server with its children, and of its main
+        thread alone (the event loop, where every request and websocket is handled)."""
+        total = Sched()
+        for pid in process_tree(self.process.pid):
+            total += process_sched(pid)
+        pid = self.process.pid
+        return total, schedstat(Path(f"/proc/{pid}/task/{pid}/schedstat"))
+
+    def log_text(self) -> str:
+        self._log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def stop(self) -> None:
+        """Ctrl-C (a clean shutdown), then SIGKILL to the whole process group if needed."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+        with contextlib.suppress(ProcessLookupError):  # stray pool workers, if any
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self._log.close()
+
+
+# --- one websocket per seat --------------------------------------------------------------------
+class ServerRefused(Exception):
+    """The server answered with an ``error`` message."""
+
+
+@dataclass
+class SeatSocket:
+    """A seat's websocket: remembers when each move's view first arrived."""
+
+    match_id: str
+    seat: int
+    token: str
+    ws: ClientConnection | None = None
+    view: Json | None = None
+    first_seen: dict[int, float] = field(default_factory=dict)
+    pending: dict[int, asyncio.Future[float]] = field(default_factory=dict)
+    errors: list[Json] = field(default_factory=list)
+    view_bytes: list[int] = field(default_factory=list)
+    hello_s: float = math.nan
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _reader: asyncio.Task[None] | None = None
+
+    async def open(self, ws_base: str, timeout: float, compression: bool = True) -> None:
+        t0 = time.perf_counter()
+        self.ws = await connect(f"{ws_base}/ws/matches/{self.match_id}", open_timeout=timeout,
+                                ping_interval=None, max_size=2**22,
+                                compression="deflate" if compression else None)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token,
+                                       "seat": self.seat, "log": UI_LOG}))
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        await self.wait_view(0, timeout)
+        self.hello_s = time.perf_counter() - t0
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "view":
+                    view = message["view"]
+                    self.view_bytes.append(len(raw))
+                    if self.view is None or view["move"] >= self.view["move"]:
+                        self.view = view
+                    self.first_seen.setdefault(view["move"], now)
+                    self._changed.set()
+                elif kind == "accepted":
+                    future = self.pending.pop(message.get("id"), None)
+                    if future is not None and not future.done():
+                        future.set_result(now)
+                elif kind == "error":
+                    self.errors.append(message)
+                    future = self.pending.pop(message.get("id"), None)
+                    if future is not None and not future.done():
+                        future.set_exception(ServerRefused(json.dumps(message)))
+        finally:
+            for future in self.pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("the websocket closed"))
+            self._changed.set()
+
+    def seen(self, move: int) -> float | None:
+        """When the first view at ``move`` or later arrived."""
+        times = [t for m, t in self.first_seen.items() if m >= move]
+        return min(times) if times else None
+
+    async def wait_view(self, move: int, timeout: float) -> float:
+        """Wait until a view at ``move`` or later has arrived; when it arrived."""
+        async with asyncio.timeout(timeout):
+            while (when := self.seen(move)) is None:
+                if self._reader is not None and self._reader.done():
+                    raise ConnectionError(f"seat {self.seat}'s websocket closed")
+                self._changed.clear()
+                await self._changed.wait()
+        return when
+
+    async def act(self, action: str, move: int, request_id: int,
+                  timeout: float) -> tuple[float, float]:
+        """Send an action; when it was sent and when its ``accepted`` arrived."""
+        assert self.ws is not None
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = future
+        payload = json.dumps({"type": "action", "action": action, "move": move,
+                              "id": request_id})
+        sent = time.perf_counter()
+        await self.ws.send(payload)
+        async with asyncio.timeout(timeout):
+            return sent, await future
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 10)
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+
+
+@dataclass
+class Sample:
+    """One move: seconds from sending the action to its ``accepted``, to the other seat's
+    view, and to the mover's own next view."""
+
+    accepted: float
+    other_view: float
+    own_view: float
+
+
+_ids = itertools.count(1)
+
+
+async def play(seats: Sequence[SeatSocket], moves: int, step_timeout: float,
+               out: list[Sample]) -> None:
+    """Play up to ``moves`` moves: the seat to move sends its view's first legal action."""
+    move = seats[0].view["move"] if seats[0].view else 0
+    for _ in range(moves):
+        await asyncio.gather(*(s.wait_view(move, step_timeout) for s in seats))
+        view = seats[0].view
+        assert view is not None
+        if view["to_move"] is None:
+            return  # the game is over
+        mover = seats[view["to_move"]]
+        mine = mover.view
+        assert mine is not None and mine["move"] == move and mine["your_turn"], mine
+        action = mine["legal_actions"][0]["notation"]
+        sent, accepted = await mover.act(action, move, next(_ids), step_timeout)
+        others = [s for s in seats if s is not mover]
+        pushed = [await s.wait_view(move + 1, step_timeout) - sent for s in others]
+        own = await mover.wait_view(move + 1, step_timeout) - sent
+        out.append(Sample(accepted - sent, max(pushed), own))
+        move += 1
+
+
+# --- one scenario: N games at once -------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """What to run, the same for every database."""
+
+    counts: Sequence[int]
+    moves: int
+    seed: int
+    step_timeout: float
+    deadline: float
+    """``time.monotonic()`` by which everything stops."""
+    compression: bool
+    """Whether the client offers permessage-deflate (browsers do)."""
+
+
+@dataclass
+class Result:
+    database: str
+    games: int
+    moves_per_game: int
+    samples: list[Sample]
+    wall_s: float
+    server: Sched
+    loop: Sched
+    backends: Sched | None
+    backends_opened: int
+    client_cpu_s: float
+    load: float
+    """The machine's 1-minute load average when the moves started."""
+    create_s: list[float]
+    hello_s: list[float]
+    view_bytes: list[int]
+    views: int
+    failures: list[str]
+    refusals: list[Json]
+
+
+async def _bounded(limit: int, jobs: Sequence[Any]) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def run(job: Any) -> Any:
+        async with gate:
+            return await job
+
+    return list(await asyncio.gather(*(run(j) for j in jobs)))
+
+
+async def create_match(http: httpx.AsyncClient, seed: int) -> tuple[float, Json]:
+    body = {"game": "triominoes", "mode": "hotseat", "seed": seed,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}
+    t0 = time.perf_counter()
+    answer = await http.post("/api/matches", json=body)
+    elapsed = time.perf_counter() - t0
+    if answer.status_code != 201:
+        raise RuntimeError(f"POST /api/matches: {answer.status_code} {answer.text}")
+    created: Json = answer.json()
+    return elapsed, created
+
+
+@contextlib.asynccontextmanager
+async def opened_games(server: Server, games: int, seed: int,
+                       plan: Plan) -> AsyncIterator[tuple[list[list[SeatSocket]], list[float]]]:
+    """Create ``games`` matches and open every seat's websocket; close them at the end."""
+    tables: list[list[SeatSocket]] = []
+    try:
+        async with httpx.AsyncClient(base_url=server.base, timeout=plan.step_timeout) as http:
+            made = await _bounded(16, [create_match(http, seed + i) for i in range(games)])
+        for _, created in made:
+            tables.append([SeatSocket(created["match_id"], s["seat"], s["token"])
+                           for s in created["seats"]])
+        await _bounded(32, [s.open(server.ws_base, plan.step_timeout, plan.compression)
+                            for t in tables for s in t])
+        yield tables, [elapsed for elapsed, _ in made]
+    finally:
+        await asyncio.gather(*(s.close() for t in tables for s in t))
+
+
+async def scenario(server: Server, db: Database, games: int, seed: int, plan: Plan) -> Result:
+    """``games`` games at once, ``plan.moves`` moves each."""
+    async with opened_games(server, games, seed, plan) as (tables, create_s):
+        await asyncio.sleep(0.5)  # let the presence views of the last connections settle
+        seats = [s for t in tables for s in t]
+        views0 = sum(len(s.view_bytes) for s in seats)
+        per_game: list[list[Sample]] = [[] for _ in tables]
+        load = os.getloadavg()[0]
+        with db.monitor() as backends:
+            (all0, loop0), use0 = server.sched(), resource.getrusage(resource.RUSAGE_SELF)
+            t0 = time.perf_counter()
+            remaining = max(1.0, plan.deadline - time.monotonic())
+            try:
+                async with asyncio.timeout(remaining):
+                    outcomes = await asyncio.gather(
+                        *(play(t, plan.moves, plan.step_timeout, out)
+                          for t, out in zip(tables, per_game, strict=True)),
+                        return_exceptions=True)
+            except TimeoutError:
+                outcomes = [TimeoutError(f"--timeout reached after {remaining:.0f} s")]
+            wall = time.perf_counter() - t0
+            (all1, loop1), use1 = server.sched(), resource.getrusage(resource.RUSAGE_SELF)
+        failures = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+        if backends is not None and backends.error is not None:
+            failures.append(f"PostgreSQL CPU not measured: {backends.error}")
+        return Result(
+            database=db.label, games=games, moves_per_game=plan.moves,
+            samples=[s for out in per_game for s in out], wall_s=wall,
+            server=all1 - all0, loop=loop1 - loop0,
+            backends=None if backends is None else backends.used,
+            backends_opened=0 if backends is None else backends.opened,
+            client_cpu_s=(use1.ru_utime + use1.ru_stime) - (use0.ru_utime + use0.ru_stime),
+            load=load, create_s=create_s, hello_s=[s.hello_s for s in seats],
+            view_bytes=[b for s in seats for b in s.view_bytes],
+            views=sum(len(s.view_bytes) for s in seats) - views0, failures=failures,
+            refusals=[e for s in seats for e in s.errors],
+        )
+
+
+async def run_database(spec: str, plan: Plan, tmp: Path) -> tuple[list[Result], list[str]]:
+    """Start a server on one database, warm it up, run every scenario; its log's problems."""
+    db = Database.make(spec, tmp)
+    server: Server | None = None
+    try:
+        server = Server(db.url, tmp / f"server-{uuid.uuid4().hex[:6]}.log")
+        server.wait_ready(60)
+        async with opened_games(server, 1, plan.seed + 10_000, plan) as (warm, _):
+            await play(warm[0], 10, plan.step_timeout, [])
+        results = []
+        for i, count in enumerate(plan.counts):
+            if time.monotonic() >= plan.deadline:
+                break
+            result = await scenario(server, db, count, plan.seed + 1000 * (i + 1), plan)
+            results.append(result)
+            print(f"  {db.label}: {summary(result)}", file=sys.stderr)
+        problems = [line for line in server.log_text().splitlines()
+                    if any(w in line for w in ("ERROR", "Traceback", "WARNING", "Exception"))]
+        return results, problems
+    finally:
+        if server is not None:
+            server.stop()
+        db.drop()
+
+
+# --- figures and the table ---------------------------------------------------------------------
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank percentile (``p`` from 0 to 100).
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50), percentile([1.0, 2.0, 3.0, 4.0], 99)
+    (2.0, 4.0)
+    """
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def ms(values: Sequence[float]) -> str:
+    return " / ".join(f"{percentile(values, p) * 1000:.1f}" for p in (50, 95, 99))
+
+
+def summary(r: Result) -> str:
+    return (f"{r.games} games, {len(r.samples)} moves in {r.wall_s:.1f} s; accepted "
+            f"{ms([s.accepted for s in r.samples])} ms, view push "
+            f"{ms([s.other_view for s in r.samples])} ms; server CPU "
+            f"{share(r.server.cpu, r.wall_s)}, waited {r.server.wait:.2f} s; "
+            f"{len(r.failures)} failures")
+
+
+def share(seconds: float, wall: float) -> str:
+    return f"{seconds:.2f} s ({100 * seconds / wall:.0f} %)" if wall > 0 else "n/a"
+
+
+def table(results: Sequence[Result], command: str, load: tuple[float, float, float],
+          compression: bool) -> str:
+    when = datetime.datetime.now().astimezone().strftime("%Y-%m-%d")
+    deflate = ("offers permessage-deflate, as browsers do" if compression
+               else "does not offer permessage-deflate")
+    lines = [
+        f"Measured by `{command}` on {when}: {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; the "
+        "server (one uvicorn process, `log_level=warning`, no uvloop or httptools installed) and "
+        "the load generator (one asyncio process, `websockets`; it "
+        f"{deflate}) on the same machine, over loopback. **The machine was shared**: other "
+        f"work was running (load average {load[0]:.1f} on 2 cores when the run started), so "
+        "these figures are pessimistic and vary from run to run.",
+        "",
+        "Each game is Tri-ominoes between two human seats (hot-seat mode, no computer player); "
+        "the seat to move sends the first legal action of its view and waits for the move's "
+        "`accepted` and both seats' new views before the next move. *accepted*: from sending "
+        "the `action` to receiving its `accepted` (stored in the database by then). *view "
+        "push*: from sending the `action` to the other seat receiving the view that shows it. "
+        "Milliseconds, median / p95 / p99. *server CPU*: CPU time of the server process (all "
+        "its threads) during the moves, and as a share of one core (200 % is both cores); "
+        "*per move*: that time divided by the moves, less disturbed by the machine's other "
+        "work than the times are (though not immune to it). *run-queue wait*: time the "
+        "server's threads (summed) were ready to run but had no core. *machine load*: the "
+        "1-minute load average as the moves started.",
+        "",
+        "| database | games at once | moves | accepted, ms | view push, ms | moves/s | "
+        "server CPU | server CPU per move | server run-queue wait | load generator CPU | "
+        "machine load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        per_move = 1000 * r.server.cpu / max(1, len(r.samples))
+        lines.append(
+            f"| {r.database} | {r.games} | {len(r.samples):,} | "
+            f"{ms([s.accepted for s in r.samples])} | "
+            f"{ms([s.other_view for s in r.samples])} | {len(r.samples) / r.wall_s:,.0f} | "
+            f"{share(r.server.cpu, r.wall_s)} | {per_move:.1f} ms | {r.server.wait:.2f} s | "
+            f"{share(r.client_cpu_s, r.wall_s)} | {r.load:.1f} |")
+    extra = []
+    for r in results:
+        pg = ("" if r.backends is None else
+              f" PostgreSQL backends: CPU {share(r.backends.cpu, r.wall_s)}, "
+              f"{r.backends_opened} new connections seen during the moves.")
+        extra.append(
+            f"{r.database}, {r.games} game{'s' if r.games > 1 else ''}: the server's event "
+            f"loop thread used {share(r.loop.cpu, r.wall_s)} of the server CPU; creating a "
+            f"match (`POST /api/matches`, 16 at a time) {ms(r.create_s)} ms; connecting a "
+            f"seat's websocket to its first view {ms(r.hello_s)} ms; a view is "
+            f"{percentile(r.view_bytes, 50) / 1000:.1f} kB of JSON (median); "
+            f"{r.views / max(1, len(r.samples)):.2f} views received per move; "
+            f"failures: {len(r.failures)}; `error` messages: {len(r.refusals)}.{pg}")
+    lines += ["", "Also measured (median / p95 / p99):", ""] + [f"- {e}" for e in extra]
+    return "\n".join(lines)
+
+
+def write_block(path: Path, start: str, end: str, heading: str, text: str) -> None:
+    """Replace the block between ``start`` and ``end`` in ``path`` (append it if missing)."""
+    doc = path.read_text(encoding="utf-8")
+    if start in doc and end in doc:
+        head, rest = doc.split(start, 1)
+        _, tail = rest.split(end, 1)
+        doc = f"{head}{start}\n{text}\n{end}{tail}"
+    else:
+        doc = f"{doc.rstrip()}\n\n{heading}\n\n{start}\n{text}\n{end}\n"
+    path.write_text(doc, encoding="utf-8")
+
+
+# --- main --------------------------------------------------------------------------------------
+def counts_arg(text: str) -> list[int]:
+    counts = [int(part) for part in text.split(",") if part.strip()]
+    if not counts or not all(1 <= c <= MAX_GAMES for c in counts):
+        raise argparse.ArgumentTypeError(f"game counts are from 1 to {MAX_GAMES}")
+    return counts
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=counts_arg, default=[1, 100],
+                        help="how many games at once, comma-separated (default 1,100)")
+    parser.add_argument("--moves", type=int, default=30, help="moves per game (default 30)")
+    parser.add_argument("--db", action="append",
+                        help="'sqlite' (a temporary file; the default) or a postgresql:// URL; "
+                        "repeatable")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game's deal")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds for the whole run (default 600)")
+    parser.add_argument("--step-timeout", type=float, default=60,
+                        help="seconds to wait for any one answer (default 60)")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="do not offer permessage-deflate (browsers offer it)")
+    parser.add_argument("--write", metavar="FILE", type=Path,
+                        help="replace the ws block of FILE (docs/performance.md)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.moves <= MAX_MOVES:
+        parser.error(f"--moves is from 1 to {MAX_MOVES}")
+    args.db = args.db or ["sqlite"]
+    return args
+
+
+def command_line(argv: Sequence[str]) -> str:
+    return " ".join(["python benchmarks/ws_load.py", *argv])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    load = os.getloadavg()
+    deadline = time.monotonic() + args.timeout
+    plan = Plan(args.games, args.moves, args.seed, args.step_timeout, deadline,
+                not args.no_compression)
+    results: list[Result] = []
+    problems: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="triverse-ws-load-") as tmp:
+        for spec in args.db:
+            try:
+                found, issues = asyncio.run(_stoppable(run_database(spec, plan, Path(tmp))))
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                print("interrupted: the server is stopped and its files removed",
+                      file=sys.stderr)
+                return 130
+            results += found
+            if issues:
+                problems[spec] = issues
+    text = table(results, command_line(sys.argv[1:] if argv is None else argv), load,
+                 plan.compression)
+    print(text)
+    for spec, issues in problems.items():
+        print(f"\nThe server's log on {spec} has {len(issues)} warning/error lines; the first:",
+              file=sys.stderr)
+        for line in issues[:20]:
+            print("  " + line, file=sys.stderr)
+    for r in results:
+        for failure in r.failures[:5]:
+            print(f"{r.database}, {r.games} games: {failure}", file=sys.stderr)
+        for refusal in r.refusals[:5]:
+            print(f"{r.database}, {r.games} games: error message {refusal}", file=sys.stderr)
+    if args.write:
+        write_block(args.write, START, END, HEADING, text)
+    complete = (all(not r.failures for r in results)
+                and len(results) == len(args.db) * len(args.games))
+    return 0 if complete else 1
+
+
+async def _stoppable(job: Coroutine[Any, Any, T]) -> T:
+    """Run ``job``; SIGTERM cancels it like Ctrl-C does, so that its cleanup runs."""
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(job)
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await task
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
