@@ -14,6 +14,7 @@ reloads the match instead.
 from __future__ import annotations
 
 import hashlib
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -128,10 +129,16 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             if not memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
+                # With WAL, NORMAL keeps the database consistent after a crash and drops the
+                # sync on every commit (3.9 ms each here: benchmarks/ws_load.py).
+                cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # The pool holds a connection for every thread that may use one at once (asyncio's default
+    # executor has min(32, cores + 4) threads), so connections are not opened per move.
+    threads = min(32, (os.cpu_count() or 1) + 4)
+    return create_engine(url, pool_pre_ping=True, pool_size=threads + 1, max_overflow=4)
 
 
 def migrate(engine: Engine) -> None:
