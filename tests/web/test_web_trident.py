@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from trident_helpers import (
+from web_support import PHONE, LiveServer, screenshot
+from web_trident_helpers import (
     choose,
     pick_joker,
     place_by_drag,
@@ -17,7 +18,6 @@ from trident_helpers import (
     start_trident,
     state_of,
 )
-from web_support import PHONE, LiveServer, screenshot
 
 
 def wait_my_turn_or_end(page: Any) -> bool:

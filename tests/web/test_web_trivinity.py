@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from trivinity_helpers import (
+from web_helpers import wait_turn
+from web_support import PHONE, LiveServer, screenshot
+from web_trivinity_helpers import (
     act,
     click_and_wait,
     observation,
     start_trivinity,
 )
-from web_helpers import wait_turn
-from web_support import PHONE, LiveServer, screenshot
 
 
 def test_the_view_reads_the_engines_card_table(server: LiveServer, new_page: Any) -> None:

@@ -106,7 +106,9 @@ def refused_pairs(state: TrianglesState) -> dict[str, tuple[int, int]]:
 
 
 def star_centre(page: Any, star: int) -> tuple[float, float]:
-    box = page.locator(f".starfield [data-star='{star}'] .core").bounding_box()
+    core = page.locator(f".starfield [data-star='{star}'] .core")
+    core.wait_for(state="visible")
+    box = core.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 

@@ -2,7 +2,7 @@
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/"))[:3]
-['/api/games', '/api/health', '/api/matches']
+['/api/games', '/api/games/{name}/data', '/api/health']
 """
 
 from __future__ import annotations
