@@ -121,3 +121,17 @@ def test_play_quit_saves_an_unfinished_record(tmp_path: Path) -> None:
     assert record.result is None
     assert len(record.actions) >= 1
     assert run(["replay", str(save)])[0] == 0
+
+
+def test_arena_command_reports_rates_and_elo(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = run(["arena", "triangles", "--players", "average,novice", "--games", "4",
+                      "--seed", "5", "--json"])
+    assert code == 0
+    data = json.loads(text)
+    assert data["game"] == "triangles" and data["games"] == 4
+    assert sum(e["wins"] for e in data["entries"]) == 4
+    assert all(0.0 <= e["wilson95"][0] <= e["win_rate"] <= e["wilson95"][1] <= 1.0
+               for e in data["entries"])
+    assert "4/4 games" in capsys.readouterr().err          # the progress went to stderr
+    assert run(["arena", "triangles", "--players", "average"])[0] == 2
+    assert "at least two" in capsys.readouterr().err

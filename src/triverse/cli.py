@@ -4,6 +4,7 @@
     triverse play triominoes --players human,average
     triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
     triverse replay game.json
+    triverse arena triangles --players veteran,average --games 400 --jobs 2
 
 Every command takes game options as ``--option NAME=VALUE`` (repeatable), with the same names as
 the records and the web New Game dialog.
@@ -337,6 +338,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# --- triverse arena ------------------------------------------------------------------------------
+def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    from triverse.ai import arena
+
+    try:
+        return arena.run(args, out)
+    except arena.ArenaError as exc:
+        raise CliError(str(exc)) from exc
+
+
 # --- entry point ---------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triverse", description=__doc__.splitlines()[0])
@@ -353,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play in the terminal")
     add_game_args(play)
     play.add_argument("--players", default="human,average",
-                      help="one entry per seat: human, novice or average")
+                      help="one entry per seat: human, novice, average or veteran")
     play.add_argument("--save", metavar="FILE", help="save the record here at the end")
 
     sim = sub.add_parser("simulate", help="play computer players against each other")
@@ -372,6 +383,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="check a record by replaying it")
     rep.add_argument("file")
     rep.add_argument("--json", action="store_true")
+
+    from triverse.ai.arena import add_arguments as add_arena_arguments
+
+    add_arena_arguments(sub.add_parser(
+        "arena", help="computer players against each other, with win rates and Elo"))
     return parser
 
 
@@ -381,6 +397,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "simulate": cmd_simulate,
     "replay": cmd_replay,
     "serve": cmd_serve,
+    "arena": cmd_arena,
 }
 
 

@@ -4,6 +4,14 @@ A computer player is given a seat's :class:`~triverse.core.game.Observation`, ne
 state: to look ahead it builds a state with :meth:`Game.determinize`, which fills in what the
 seat cannot see at random.
 
+Three levels (``docs/ai.md`` describes each game's):
+
+- ``novice``: legal moves with little thought, but nothing absurd; a beginner beats it;
+- ``average``: a solid one-move heuristic player;
+- ``veteran``: searches within a time budget per move (``time_budget`` seconds; 0 is the game's
+  default), by determinized Monte Carlo in the games with hidden information and by
+  alpha-beta in Triangles.
+
 >>> import random
 >>> from triverse import load_game
 >>> game = load_game("triominoes", players=2)
@@ -13,6 +21,11 @@ seat cannot see at random.
 >>> action = bot.choose(game, state.observation(seat), random.Random(0))
 >>> state.is_legal(action)
 True
+>>> make_player("veteran", "trident", time_budget=0.5).time_budget
+0.5
+
+:func:`hint` and :func:`review` (:mod:`triverse.ai.review`) are the engine side of the
+browser's hints and game reviews.
 """
 
 from __future__ import annotations
@@ -20,33 +33,50 @@ from __future__ import annotations
 import importlib
 
 from triverse.ai.basic import GreedyPlayer, Player, RandomPlayer
+from triverse.ai.levels import AveragePlayer, NovicePlayer, VeteranPlayer
+from triverse.ai.review import MoveReview, hint, review
 from triverse.core.errors import OptionError
 
-LEVELS = ("novice", "average")
-"""The computer levels that exist now; ``veteran`` arrives with the AI issue."""
+LEVELS = ("novice", "average", "veteran")
+"""The computer levels, weakest first."""
 
 
-GAME_PLAYERS: dict[tuple[str, str], str] = {
-    # Trivinity scores only at the end, so the greedy player would see nothing to choose by.
-    ("trivinity", "average"): "triverse.games.trivinity.bots:TrivinityAveragePlayer",
-}
-"""Players written for one game, by (game, level): ``module:ClassName``."""
+GAME_PLAYERS: dict[tuple[str, str], str] = {}
+"""Players written for one game that replace a level's, by (game, level): ``module:ClassName``.
+(Each level already plays every game by the game's knowledge, :mod:`triverse.ai.knowledge`.)"""
 
 
-def make_player(level: str, game: str | None = None) -> Player:
-    """A computer player of ``level`` (``novice`` or ``average``) for ``game``."""
+def make_player(level: str, game: str | None = None, time_budget: float | None = None) -> Player:
+    """A computer player of ``level`` for ``game`` (the levels play every game: ``game`` only
+    picks a player registered in :data:`GAME_PLAYERS`). ``time_budget``: the seconds a
+    ``veteran`` may think about a move (``None`` or 0: the game's default)."""
     special = GAME_PLAYERS.get((game or "", level))
     if special is not None:
         module_name, _, class_name = special.partition(":")
         player: Player = getattr(importlib.import_module(module_name), class_name)()
+        if time_budget:
+            player.time_budget = time_budget
         return player
     if level == "novice":
-        return RandomPlayer()
+        return NovicePlayer()
     if level == "average":
-        return GreedyPlayer()
+        return AveragePlayer()
     if level == "veteran":
-        raise OptionError("the veteran computer player is not built yet; use novice or average")
+        return VeteranPlayer(time_budget or 0.0)
     raise OptionError(f"unknown computer level {level!r}; the levels are: {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "GreedyPlayer", "Player", "RandomPlayer", "make_player"]
+__all__ = [
+    "GAME_PLAYERS",
+    "LEVELS",
+    "AveragePlayer",
+    "GreedyPlayer",
+    "MoveReview",
+    "NovicePlayer",
+    "Player",
+    "RandomPlayer",
+    "VeteranPlayer",
+    "hint",
+    "make_player",
+    "review",
+]

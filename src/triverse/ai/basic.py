@@ -18,6 +18,9 @@ class Player(ABC):
     """A computer player: picks an action for the seat whose observation it is given."""
 
     level: str
+    time_budget: float = 0.0
+    """Seconds this player may think about one move; 0 means the player's own default. Only
+    searching players (the veteran) use it; the UI and the arena set it."""
 
     @abstractmethod
     def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:

@@ -1,0 +1,96 @@
+"""The three computer levels, the same classes for every game; the game's knowledge
+(:mod:`triverse.ai.knowledge`) decides what each plays.
+
+- :class:`NovicePlayer`: plays legal moves with little thought, never absurd ones;
+- :class:`AveragePlayer`: a solid one-move heuristic player;
+- :class:`VeteranPlayer`: searches, within a time budget, using the game's knowledge.
+
+Every player is given the seat's observation only; a full state exists only as a
+determinization of that observation.
+
+>>> import random
+>>> from triverse import load_game
+>>> game = load_game("triangles")
+>>> state = game.new_initial_state(seed=2)
+>>> bot = VeteranPlayer(time_budget=0.05)
+>>> state.is_legal(bot.choose(game, state.observation(0), random.Random(1)))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from triverse.ai.basic import Player
+from triverse.ai.knowledge import Memory, knowledge_for
+from triverse.ai.search import SearchLimits, SearchResult, clock_function
+from triverse.core.game import Game, Observation
+
+
+class NovicePlayer(Player):
+    """Novice: little thought, but nothing absurd (see each game's knowledge)."""
+
+    level = "novice"
+
+    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
+        state = self._state_for(game, observation, rng)
+        seat = observation.player
+        assert seat is not None
+        return knowledge_for(game).novice_move(state, seat, rng)
+
+
+class AveragePlayer(Player):
+    """Average: the game's one-move heuristic (see each game's knowledge)."""
+
+    level = "average"
+
+    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
+        state = self._state_for(game, observation, rng)
+        seat = observation.player
+        assert seat is not None
+        return knowledge_for(game).average_move(state, seat, rng)
+
+
+class VeteranPlayer(Player):
+    """Veteran: searches for ``time_budget`` seconds a move (0: the game's default).
+
+    ``max_worlds`` caps the search's rounds; with ``time_budget=float("inf")`` the choice then
+    depends on the random generator alone (tests, reviews). ``clock``: ``"wall"`` (the default)
+    or ``"cpu"`` (process CPU time: the arena's load-independent strength measurements).
+    """
+
+    level = "veteran"
+
+    def __init__(self, time_budget: float = 0.0, max_worlds: int | None = None,
+                 clock: str = "wall") -> None:
+        if time_budget < 0:
+            raise ValueError(f"a time budget is 0 (the default) or more seconds, not "
+                             f"{time_budget}")
+        self.time_budget = time_budget
+        self.max_worlds = max_worlds
+        self.clock = clock
+        clock_function(clock)
+        self.memory: Memory = {}
+        """What this player remembers of the game it is playing: its own earlier
+        observations, digested by the game's knowledge (a new game resets it). Keep one
+        player per seat and game to let it remember; a fresh player each move plays from
+        the current observation alone."""
+
+    def limits(self, game: Game[Any, Any]) -> SearchLimits:
+        """The search limits for ``game``."""
+        budget = self.time_budget or knowledge_for(game).default_budget
+        return SearchLimits(budget, self.max_worlds, clock=self.clock)
+
+    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
+        return knowledge_for(game).veteran_move(game, observation, rng, self.limits(game),
+                                                self.memory)
+
+    def analyse(self, game: Game[Any, Any], observation: Observation, rng: random.Random,
+                include: tuple[Any, ...] = ()) -> SearchResult:
+        """The search behind a choice, with every move's estimate (hints, reviews)."""
+        return knowledge_for(game).search(game, observation, rng, self.limits(game), include,
+                                          self.memory)
+
+
+__all__ = ["AveragePlayer", "NovicePlayer", "VeteranPlayer"]

@@ -1,0 +1,200 @@
+"""The veteran's search for games with hidden information: determinized Monte Carlo.
+
+The player sees only its observation. Each round of the search deals one *world*: a full state
+built by :meth:`Game.determinize` from the observation (the hidden tiles or cards shuffled at
+random), and a seed for the simulations. Every candidate move still in the race is tried in that
+same world with that same seed: the move is applied, the game is played on by the game's
+rollout policy (:meth:`Knowledge.rollout_move`) until :meth:`Knowledge.stop_rollout`, and the
+result is judged by :meth:`Knowledge.evaluate` (points, from the seat's point of view). Trying
+every move on the same worlds compares them on equal luck (common random numbers), which makes
+the differences between moves far less noisy than their values.
+
+The race is *successive halving* without a known budget: after rounds 8, 16, 32, ... the worse
+half of the moves (by mean value) drops out, so the time goes to the moves that matter. The
+search stops when the time budget is spent (never in the middle of a round: a round cut short
+is dropped, so the moves compared have always seen the same worlds) or after ``max_worlds``
+rounds (deterministic, for tests and reviews).
+
+>>> import random
+>>> from triverse import load_game
+>>> from triverse.ai.knowledge import knowledge_for
+>>> game = load_game("trident", players=2)
+>>> state = game.new_initial_state(seed=3)
+>>> seat = state.current_player
+>>> result = determinized_search(game, state.observation(seat), random.Random(1),
+...                              knowledge_for(game), SearchLimits(10.0, max_worlds=2))
+>>> state.is_legal(result.best), result.worlds
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from triverse.core.game import Game, Observation
+
+if TYPE_CHECKING:
+    from triverse.ai.knowledge import Knowledge
+
+HALVING_ROUNDS = (8, 16, 32, 64, 128, 256, 512)
+"""After these rounds the worse half of the moves still in the race drops out."""
+
+CLOCKS = ("wall", "cpu")
+
+
+def clock_function(clock: str) -> Callable[[], float]:
+    """``time.perf_counter`` for ``"wall"``, ``time.process_time`` for ``"cpu"``."""
+    if clock == "wall":
+        return time.perf_counter
+    if clock == "cpu":
+        return time.process_time
+    raise ValueError(f"a clock is one of {', '.join(CLOCKS)}, not {clock!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """How long the veteran may think: ``time_budget`` seconds, and at most ``max_worlds``
+    rounds (``None``: as many as the time allows). ``max_candidates`` overrides the game's
+    number of moves searched."""
+
+    time_budget: float
+    max_worlds: int | None = None
+    max_candidates: int | None = None
+    clock: str = "wall"
+    """``"wall"``: the budget is wall-clock seconds (what a player waits); ``"cpu"``: seconds of
+    this process's CPU time, so that a search is as strong on a busy machine as on an idle one
+    (the arena's strength measurements; ``docs/ai.md``)."""
+
+    def timer(self) -> Callable[[], float]:
+        """The clock the budget is counted on."""
+        return clock_function(self.clock)
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether the result depends on the random generator alone (not on the clock)."""
+        return self.max_worlds is not None and self.time_budget == float("inf")
+
+
+@dataclass(slots=True)
+class Estimate:
+    """A move's running estimate: the sum and count of its simulations' values, and its prior
+    (the knowledge's quick opinion, which breaks ties)."""
+
+    action: Any
+    prior: float
+    total: float = 0.0
+    count: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else float("-inf")
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """The move chosen and every move's estimate (best first)."""
+
+    best: Any
+    estimates: list[Estimate] = field(default_factory=list)
+    worlds: int = 0
+    seconds: float = 0.0
+
+    def value_of(self, action: Any) -> float | None:
+        """The estimated value of ``action`` (``None`` if it was not searched)."""
+        for estimate in self.estimates:
+            if estimate.action == action:
+                return estimate.mean if estimate.count else None
+        return None
+
+
+def _key(estimate: Estimate) -> tuple[float, float]:
+    return (estimate.mean, estimate.prior)
+
+
+def determinized_search(
+    game: Game[Any, Any],
+    observation: Observation,
+    rng: random.Random,
+    knowledge: Knowledge,
+    limits: SearchLimits,
+    include: Sequence[Any] = (),
+    memory: dict[str, Any] | None = None,
+) -> SearchResult:
+    """Search the seat's move by determinized Monte Carlo (see the module's documentation).
+
+    The worlds come from :meth:`Knowledge.sample_world` (with ``memory``, what the seat has
+    seen earlier in the game)."""
+    now = limits.timer()
+    start = time.perf_counter()
+    deadline = now() + limits.time_budget
+    seat = observation.player
+    if seat is None:
+        raise ValueError("a spectator's observation has no move to search")
+    root = knowledge.sample_world(game, observation, rng, memory)
+    if root.current_player != seat:
+        raise ValueError(f"seat {seat} is asked to move, but it is seat "
+                         f"{root.current_player}'s turn")
+    legal = root.legal_action_list()
+    if len(legal) == 1 and not include:
+        return SearchResult(legal[0], [Estimate(legal[0], 0.0)], 0,
+                            time.perf_counter() - start)
+    if not include and not knowledge.search_here(root, seat):
+        return SearchResult(knowledge.average_move(root, seat, rng), [], 0,
+                            time.perf_counter() - start)
+    limit = limits.max_candidates or knowledge.max_candidates
+    ranked = knowledge.candidates(root, seat, rng, limit)
+    estimates = [Estimate(action, prior) for action, prior in ranked]
+    known = {e.action for e in estimates}
+    for action in include:
+        if action not in known:
+            estimates.append(Estimate(action, float("-inf")))
+            known.add(action)
+    forced = set(include)
+    if len(estimates) == 1:
+        return SearchResult(estimates[0].action, estimates, 0, time.perf_counter() - start)
+    live = list(estimates)
+    worlds = 0
+    max_worlds = limits.max_worlds
+    while max_worlds is None or worlds < max_worlds:
+        if worlds and now() >= deadline:
+            break
+        world = root if worlds == 0 else knowledge.sample_world(game, observation, rng, memory)
+        seed = rng.getrandbits(64)
+        values: list[float] = []
+        cut = False
+        for estimate in live:
+            child = world.clone()
+            child.apply_unchecked(estimate.action)
+            values.append(knowledge.playout(child, seat, random.Random(seed)))
+            if worlds and max_worlds is None and now() >= deadline:
+                cut = True
+                break
+        if cut:
+            break
+        for estimate, value in zip(live, values, strict=True):
+            estimate.total += value
+            estimate.count += 1
+        worlds += 1
+        if worlds in HALVING_ROUNDS and len(live) > 2:
+            live.sort(key=_key, reverse=True)
+            keep = max(2, (len(live) + 1) // 2)
+            live = live[:keep] + [e for e in live[keep:] if e.action in forced]
+    pool = live if worlds else estimates
+    best = max(pool, key=_key)
+    estimates.sort(key=lambda e: (e.count, *_key(e)), reverse=True)
+    return SearchResult(best.action, estimates, worlds, time.perf_counter() - start)
+
+
+__all__ = [
+    "CLOCKS",
+    "HALVING_ROUNDS",
+    "Estimate",
+    "SearchLimits",
+    "SearchResult",
+    "clock_function",
+    "determinized_search",
+]

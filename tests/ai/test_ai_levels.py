@@ -1,0 +1,94 @@
+"""Every level of every game plays legal moves to the end of seeded games (small budgets)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from triverse.ai import LEVELS, make_player
+from triverse.ai.basic import Player
+from triverse.ai.levels import AveragePlayer, NovicePlayer, VeteranPlayer
+from triverse.core.errors import OptionError
+from triverse.core.rng import derive
+from triverse.games import available_games, load_game
+
+SHORT = {
+    "triominoes": {"target": 100},
+    "trinity": {"rounds": 1},
+    "trivinity": {"turn_limit": 6},
+}
+"""Options that keep a test game short."""
+
+FAST_VETERAN = 0.01
+
+
+def _short_game(name: str, players: int = 2) -> Any:
+    return load_game(name, players, **SHORT.get(name, {}))
+
+
+def play_out(game: Any, bots: list[Player], seed: int) -> Any:
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        action = bots[seat].choose(game, state.observation(seat),
+                                   derive(seed, "bot", state.move_number))
+        assert state.is_legal(action), (game.name, action)
+        state.apply(action)
+    return state
+
+
+def test_levels_and_factory() -> None:
+    assert LEVELS == ("novice", "average", "veteran")
+    assert isinstance(make_player("novice"), NovicePlayer)
+    assert isinstance(make_player("average", "trivinity"), AveragePlayer)
+    veteran = make_player("veteran", "triominoes", time_budget=0.3)
+    assert isinstance(veteran, VeteranPlayer) and veteran.time_budget == 0.3
+    assert make_player("veteran").time_budget == 0.0
+    with pytest.raises(OptionError, match="unknown computer level"):
+        make_player("grandmaster")
+    with pytest.raises(ValueError, match="time budget"):
+        VeteranPlayer(-1.0)
+
+
+def test_every_game_is_covered() -> None:
+    assert set(available_games()) >= {"triominoes", "trinity", "triangles", "trident",
+                                      "trivinity"}
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_all_levels_play_legal_games(name: str) -> None:
+    game = _short_game(name)
+    play_out(game, [VeteranPlayer(FAST_VETERAN), NovicePlayer()], seed=1)
+    final = play_out(game, [AveragePlayer(), VeteranPlayer(FAST_VETERAN)], seed=2)
+    assert final.is_terminal()
+
+
+@pytest.mark.parametrize("name", [g for g in available_games() if g != "triangles"])
+def test_levels_play_three_and_four_players(name: str) -> None:
+    game = _short_game(name, 3)
+    play_out(game, [NovicePlayer(), AveragePlayer(), VeteranPlayer(FAST_VETERAN)], seed=3)
+
+
+def test_veteran_answers_at_once_when_forced() -> None:
+    game = _short_game("triominoes")
+    state = game.new_initial_state(seed=4)
+    # The opening: one tile may open the round.
+    assert len(state.legal_action_list()) == 1
+    seat = state.current_player
+    assert seat is not None
+    bot = VeteranPlayer(time_budget=100.0)
+    assert state.is_legal(bot.choose(game, state.observation(seat), random.Random(1)))
+
+
+def test_veteran_is_reproducible_without_a_clock() -> None:
+    game = load_game("trident")
+    state = game.new_initial_state(seed=5)
+    seat = state.current_player
+    assert seat is not None
+    bot = VeteranPlayer(time_budget=float("inf"), max_worlds=3)
+    first = bot.choose(game, state.observation(seat), random.Random(7))
+    again = bot.choose(game, state.observation(seat), random.Random(7))
+    assert first == again
