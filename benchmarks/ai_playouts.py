@@ -16,7 +16,6 @@ import cProfile
 import platform
 import pstats
 import random
-import statistics
 import time
 from typing import Any
 
@@ -143,7 +142,6 @@ def main() -> None:
         print(f"| {name} | {unit} | {rate:,.0f} | {engine['clone']:,.0f} | "
               f"{engine['legal']:,.0f} | {engine['apply']:,.0f} | "
               f"{engine['determinize']:,.0f} |")
-    _ = statistics
 
 
 if __name__ == "__main__":

@@ -10,15 +10,17 @@ it needs no change when Trinity lands with its own bonus values.
 
 What the levels do:
 
-- novice: a random placement, but a bonus it sees (a hexagon, bridge, Span or Slide) it takes
-  half the time; never holds back a tile worth more for no reason when it is about to be caught
-  with it (it simply plays on);
-- average: the best immediate points, then keeping a hand that fits the board (each tile's count
-  of places it fits after the move), dumping high tiles when an opponent is close to going out,
-  and not opening a bonus square the opponent may fill;
-- veteran: determinized Monte Carlo (:mod:`triverse.ai.search`): every candidate placement is
-  played on sampled deals to the end of the round by a fast greedy policy with noise for every
-  player, and judged by the lead in points at the end of the round (going-out bonuses included).
+- novice: a random placement, but a bonus placement (a hexagon, bridge, Span or Slide) it
+  notices 30% of the time (:data:`NOVICE_SEES_SPECIAL`) and then takes the best one;
+- average: the best immediate points, plus a hand that can still play (each tile kept that
+  fits the board after the move, up to two, :data:`W_FIT`), plus the chance that the next
+  player holds nothing that fits and must draw (:data:`W_BLOCK`);
+- veteran: determinized Monte Carlo (:mod:`triverse.ai.search`) on deals that respect what
+  the opponents' draws revealed (:meth:`TileKnowledge.remember`): every candidate placement is
+  played on each sampled deal, the round goes on by a greedy policy with noise for every player
+  for :data:`HORIZON` placements (or to the round's end), and the position is judged by the lead
+  in points, the numbers left in hand and the tiles left in hand
+  (:meth:`TileKnowledge.evaluate`).
 
 >>> import random
 >>> from triverse import load_game
@@ -150,8 +152,6 @@ class TileKnowledge(Knowledge):
         still play, and the chance that the next player cannot (and must draw)."""
         action, points, _bonus = priced
         value = points
-        if not (W_FIT or W_BLOCK):
-            return value
         board = state.board.copy()
         board.place(action.cell, action.values)
         candidates = state.game.tileset.placements.candidates

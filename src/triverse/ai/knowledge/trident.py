@@ -3,15 +3,15 @@
 What a move is worth here: its points now (:func:`play_points`, the engine's scoring without
 its English labels, for speed), the *leave* (the tiles kept on the rack: a joker, tiles that
 can still make 15 together, no clumsy high tiles or pairs of the same), a BIS square (another
-turn at once), and what it opens for the opponent (a Trio square, a premium or BIS square next
-to the new tiles).
+turn at once).
 
 - novice: a random play (it never passes or exchanges while it can play), but a Trio or a
   Triton it sees it takes half the time;
-- average: the best points plus leave plus BIS, minus what it opens;
+- average: the best points plus half the leave's value plus a BIS square's worth;
 - veteran: determinized Monte Carlo (:mod:`triverse.ai.search`): the best candidates by the
-  average's value are each played on sampled racks and bag, followed by the opponent's reply and
-  its own next move by the average policy, and judged by the lead plus both leaves.
+  average's value are each played on sampled racks and bags, followed by the opponent's reply
+  (and the extra turns of BIS squares, :data:`REPLY_PLIES` actions at most) by a greedy policy,
+  and judged by the lead plus its own rack's value (:meth:`TridentKnowledge.evaluate`).
 
 >>> import random
 >>> from triverse import load_game
