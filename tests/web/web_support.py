@@ -51,7 +51,8 @@ class LiveServer:
         from triverse.server.app import create_app
 
         self.app = create_app(self.db_url, bot_delay=0.05, bot_workers=1,
-                              bot_executor="thread", allow_client_seed=True)
+                              bot_executor="thread", allow_client_seed=True,
+                              hint_budget=0.15, review_budget=0.05, review_total=2.0)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 lifespan="on", timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)

@@ -16,7 +16,7 @@ the seat's lead at the end of the simulations; in Triangles, triangles), not a c
 >>> for _ in range(2):                 # both pass at once (the game ends): weak play
 ...     _ = state.apply(state.legal_action_list()[-1])
 >>> record = Record.from_state(state, ["A", "B"])
->>> notes = review(record, seat=0, time_budget=float("inf"), max_worlds=2)
+>>> notes = review(record, seat=0, time_budget=float("inf"), max_worlds=4)
 >>> notes[0].index, notes[0].played, notes[0].points_lost > 0
 (0, 'pass', True)
 """
@@ -35,6 +35,9 @@ from triverse.core.rng import derive, fresh_seed
 
 REVIEW_BUDGET = 1.0
 """Seconds the veteran thinks about each reviewed decision, by default."""
+CONFIDENCE = 2.0
+"""A decision is flagged only if the estimated loss is at least this many standard errors of
+the estimate: a difference the simulations' luck could explain is not a mistake."""
 
 
 def hint(
@@ -64,7 +67,8 @@ class MoveReview:
 
     ``index``: the action's place in the record (0 is the first action); ``points_lost``: the
     veteran's estimate of what the played move gave away against its own, in points (never
-    negative); ``played_value`` and ``best_value``: the two estimates."""
+    negative), on the worlds both were tried in; ``stderr``: that estimate's standard error (0
+    for an exact search); ``played_value`` and ``best_value``: the two moves' own estimates."""
 
     index: int
     seat: int
@@ -74,10 +78,12 @@ class MoveReview:
     played_value: float
     best_value: float
     worlds: int
+    stderr: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "seat": self.seat, "played": self.played,
                 "suggested": self.suggested, "points_lost": round(self.points_lost, 2),
+                "stderr": round(self.stderr, 2),
                 "played_value": round(self.played_value, 2),
                 "best_value": round(self.best_value, 2), "worlds": self.worlds}
 
@@ -91,7 +97,9 @@ def review(
     seed: int | None = None,
 ) -> list[MoveReview]:
     """The decisions of ``seat`` (every seat if ``None``) where the veteran would have played
-    differently and estimates the played move lost at least ``threshold`` points.
+    differently and estimates the played move lost at least ``threshold`` points, and at least
+    :data:`CONFIDENCE` standard errors of that estimate (so that the simulations' noise is not
+    reported as a mistake).
 
     Forced moves (one legal action) are skipped. ``time_budget`` seconds per decision, or
     ``max_worlds`` rounds of the search (with ``time_budget=float("inf")`` the review depends
@@ -123,13 +131,15 @@ def _judge(player: VeteranPlayer, game: Game[Any, Any], before: Any, mover: int,
     result = player.analyse(game, before.observation(mover), rng, include=(played,))
     played_value = result.value_of(played)
     best_value = result.value_of(result.best)
-    if played_value is None or best_value is None or result.best == played:
+    difference = result.difference(result.best, played)
+    if (played_value is None or best_value is None or result.best == played
+            or difference is None):
         return None
-    lost = best_value - played_value
-    if lost < threshold or math.isinf(lost):
+    lost, error = difference
+    if lost < threshold or lost < CONFIDENCE * error or math.isinf(lost):
         return None
     return MoveReview(index, mover, text, str(result.best), lost, played_value, best_value,
-                      result.worlds)
+                      result.worlds, error)
 
 
-__all__ = ["REVIEW_BUDGET", "MoveReview", "hint", "review"]
+__all__ = ["CONFIDENCE", "REVIEW_BUDGET", "MoveReview", "hint", "review"]

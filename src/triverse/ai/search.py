@@ -88,6 +88,9 @@ class Estimate:
     prior: float
     total: float = 0.0
     count: int = 0
+    values: list[float] = field(default_factory=list)
+    """Each simulation's value, world by world (empty for a search without simulations, such
+    as Triangles' alpha-beta, whose one value is exact)."""
 
     @property
     def mean(self) -> float:
@@ -102,6 +105,39 @@ class SearchResult:
     estimates: list[Estimate] = field(default_factory=list)
     worlds: int = 0
     seconds: float = 0.0
+
+    def estimate_of(self, action: Any) -> Estimate | None:
+        """The estimate of ``action`` (``None`` if it was not searched)."""
+        for estimate in self.estimates:
+            if estimate.action == action:
+                return estimate
+        return None
+
+    def difference(self, better: Any, worse: Any) -> tuple[float, float] | None:
+        """How much more ``better`` is worth than ``worse``, with the standard error of that
+        difference: from the worlds both were tried in (the same worlds, so the luck of the
+        deal cancels out), ``(mean, standard error)``. An exact search (no simulations) has a
+        standard error of 0; ``None`` if either was not searched, or simulated in fewer than
+        three common worlds (too few to tell a difference from noise).
+
+        >>> result = SearchResult("a", [Estimate("a", 0, 30, 3, [12, 8, 10]),
+        ...                              Estimate("b", 0, 24, 3, [9, 6, 9])])
+        >>> mean, error = result.difference("a", "b")
+        >>> round(mean, 2), round(error, 2)
+        (2.0, 0.58)
+        """
+        a, b = self.estimate_of(better), self.estimate_of(worse)
+        if a is None or b is None or not a.count or not b.count:
+            return None
+        if not a.values and not b.values:
+            return a.mean - b.mean, 0.0
+        n = min(len(a.values), len(b.values))
+        if n < 3:
+            return None
+        diffs = [x - y for x, y in zip(a.values[:n], b.values[:n], strict=True)]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, (variance / n) ** 0.5
 
     def value_of(self, action: Any) -> float | None:
         """The estimated value of ``action`` (``None`` if it was not searched)."""
@@ -178,6 +214,7 @@ def determinized_search(
         for estimate, value in zip(live, values, strict=True):
             estimate.total += value
             estimate.count += 1
+            estimate.values.append(value)
         worlds += 1
         if worlds in HALVING_ROUNDS and len(live) > 2:
             live.sort(key=_key, reverse=True)

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -23,7 +24,7 @@ import triverse
 from triverse.ai import LEVELS
 from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
-from triverse.server.config import BotExecutor, Settings, database_url
+from triverse.server.config import BotExecutor, Settings, database_url, thinking_times
 from triverse.server.errors import ServerError
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.schemas import (
@@ -34,6 +35,8 @@ from triverse.server.schemas import (
     ErrorAnswer,
     GameInfo,
     GamesAnswer,
+    HintAnswer,
+    HintRequest,
     MatchCreated,
     MyGames,
     MyGamesRequest,
@@ -42,6 +45,7 @@ from triverse.server.schemas import (
     PreviewAnswer,
     PreviewRequest,
     ReplayStep,
+    ReviewAnswer,
     View,
 )
 from triverse.server.service import (
@@ -88,6 +92,9 @@ def create_app(
     extra_games: Sequence[str] = (),
     clock: Clock | None = None,
     deadline_poll: float = 60.0,
+    hint_budget: float | None = None,
+    review_budget: float | None = None,
+    review_total: float | None = None,
 ) -> FastAPI:
     """The Triverse web server as an ASGI application.
 
@@ -98,7 +105,10 @@ def create_app(
     update hub (in-process by default). ``extra_games`` adds ``"module:Class"`` games beyond
     the catalogue. ``clock`` is the time source of deadlines and dates (the system clock by
     default; tests pass a :class:`~triverse.server.clock.ManualClock`); ``deadline_poll`` the
-    seconds between the deadline scheduler's reads of the database.
+    seconds between the deadline scheduler's reads of the database. ``hint_budget`` (seconds
+    the veteran thinks about a hint), ``review_budget`` (at most, per reviewed decision) and
+    ``review_total`` (what a seat's review should take) default to ``$TRIVERSE_HINT_BUDGET``,
+    ``$TRIVERSE_REVIEW_BUDGET`` and ``$TRIVERSE_REVIEW_TOTAL``, else 0.8, 0.25 and 12.
     """
     settings = Settings(
         db_url=database_url(db_url), bot_delay=bot_delay, bot_workers=bot_workers,
@@ -107,6 +117,8 @@ def create_app(
         allow_client_seed=allow_client_seed, extra_games=tuple(extra_games),
         deadline_poll=deadline_poll,
     )
+    settings = dataclasses.replace(settings, **thinking_times(
+        hint_budget=hint_budget, review_budget=review_budget, review_total=review_total))
     own_pubsub = pubsub is None
     hub: PubSub = InProcessPubSub() if pubsub is None else pubsub
     bots = BotPool(settings.bot_executor, settings.bot_workers)
@@ -280,6 +292,16 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
         move, data = await service.preview(match_id, token or token_q, body.action, body.move)
         return JSONResponse({"move": move, "preview": data})
 
+    @app.post("/api/matches/{match_id}/hint", response_model=HintAnswer, responses=ERRORS,
+              tags=["matches"])
+    async def hint(match_id: str, body: HintRequest | None = None, token: Token = None,
+                   token_q: TokenQuery = None) -> Response:
+        """The veteran's suggested move for the token's seat, which must be the seat to move.
+        It is computed from what that seat may see (its observation), within a second; nothing
+        is played or stored."""
+        move = None if body is None else body.move
+        return JSONResponse(await service.hint(match_id, token or token_q, move))
+
     @app.post("/api/matches/{match_id}/pause", response_model=View, responses=ERRORS,
               tags=["matches"])
     async def pause(match_id: str, body: PauseRequest, token: Token = None,
@@ -313,6 +335,16 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
         total, view = await service.replay_view(match_id, move, log)
         return JSONResponse({"match_id": match_id, "move": move, "total": total,
                              "view": view})
+
+    @app.get("/api/matches/{match_id}/review", response_model=ReviewAnswer, responses=ERRORS,
+             tags=["finished games"])
+    async def review(match_id: str, token: Token = None,
+                     token_q: TokenQuery = None) -> Response:
+        """The veteran's review of a finished match: each decision where it would have played
+        differently, and the points it estimates that cost. With a token, that seat's
+        decisions; without, every seat's. The first request takes up to some seconds a seat;
+        the answer is then cached. ``409 not_finished`` before the end."""
+        return JSONResponse(await service.review(match_id, token or token_q))
 
     @app.websocket("/ws/matches/{match_id}")
     async def match_socket(websocket: WebSocket, match_id: str) -> None:

@@ -6,6 +6,10 @@ may see: the game's class path, player count and options, the seat's :class:`Obs
 a :class:`random.Random` derived from the match seed and the move number. It answers with the
 action's notation, which the server parses and checks like any human's.
 
+The same pool answers a seat's request for a hint (:func:`hint_notation`: the veteran's move,
+from the seat's observation only) and computes post-game reviews (:func:`review_seat`, from the
+record of a finished game).
+
 This module imports nothing from the web stack, so worker processes start quickly under the
 ``spawn`` and ``forkserver`` start methods too.
 """
@@ -18,17 +22,22 @@ import importlib
 import logging
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import Any, TypeVar
 
 from triverse.ai import make_player
+from triverse.ai.review import hint, review
 from triverse.core.game import Game, Observation
 from triverse.core.options import OptionValue
+from triverse.core.records import Record
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +75,27 @@ def choose_notation(
     level: str, spec: GameSpec, observation: Observation, rng: random.Random
 ) -> str:
     """The notation of the action a ``level`` computer player picks (runs in a worker)."""
-    action = make_player(level).choose(spec.build(), observation, rng)
+    game = spec.build()
+    action = make_player(level, game.name).choose(game, observation, rng)
     return str(action)
+
+
+def hint_notation(
+    spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random
+) -> str:
+    """The notation of the veteran's suggested move for the seat whose observation this is
+    (runs in a worker; it sees nothing but the observation)."""
+    return str(hint(spec.build(), observation, time_budget, rng))
+
+
+def review_seat(
+    record: dict[str, Any], seat: int, time_budget: float, threshold: float = 0.5
+) -> list[dict[str, Any]]:
+    """The veteran's review of ``seat``'s decisions in a game record (JSON), each
+    ``MoveReview.to_json()`` (runs in a worker)."""
+    notes = review(Record.from_json(record), seat=seat, time_budget=time_budget,
+                   threshold=threshold)
+    return [note.to_json() for note in notes]
 
 
 def _ready() -> int:
@@ -116,14 +144,30 @@ class BotPool:
         self, level: str, spec: GameSpec, observation: Observation, rng: random.Random
     ) -> str:
         """Run :func:`choose_notation` in the pool; a crashed process pool is rebuilt once."""
+        return await self.run(choose_notation, level, spec, observation, rng)
+
+    async def hint(
+        self, spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random
+    ) -> str:
+        """Run :func:`hint_notation` in the pool."""
+        return await self.run(hint_notation, spec, observation, time_budget, rng)
+
+    async def review(
+        self, record: dict[str, Any], seat: int, time_budget: float, threshold: float = 0.5
+    ) -> list[dict[str, Any]]:
+        """Run :func:`review_seat` in the pool."""
+        return await self.run(review_seat, record, seat, time_budget, threshold)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in the pool (both must be picklable for a process pool);
+        a crashed process pool is rebuilt once."""
         if self._executor is None:
             self.start()
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             assert self._executor is not None
             try:
-                return await loop.run_in_executor(
-                    self._executor, choose_notation, level, spec, observation, rng)
+                return await loop.run_in_executor(self._executor, function, *args)
             except BrokenProcessPool:
                 if attempt == 2:
                     raise

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
 
@@ -23,6 +23,10 @@ DB_ENV = "TRIVERSE_DB_URL"
 DEFAULT_DB_FILE = "triverse.sqlite3"
 
 BotExecutor = Literal["process", "thread"]
+
+THINKING_ENV = {"hint_budget": "TRIVERSE_HINT_BUDGET", "review_budget": "TRIVERSE_REVIEW_BUDGET",
+                "review_total": "TRIVERSE_REVIEW_TOTAL"}
+"""The environment variables that set the hint's and the review's thinking times."""
 
 
 def default_database_path() -> Path:
@@ -46,6 +50,29 @@ def database_url(url: str | None = None) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def thinking_times(**given: float | None) -> dict[str, Any]:
+    """The settings among ``hint_budget``, ``review_budget`` and ``review_total`` that are
+    given, or else set by their environment variables (seconds, positive).
+
+    >>> thinking_times(hint_budget=0.2, review_budget=None)
+    {'hint_budget': 0.2}
+    """
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        env = THINKING_ENV[name]
+        if value is None and os.environ.get(env):
+            try:
+                value = float(os.environ[env])
+            except ValueError:
+                raise ValueError(f"${env} is a number of seconds, not "
+                                 f"{os.environ[env]!r}") from None
+        if value is not None:
+            if not value > 0:
+                raise ValueError(f"{name} is a positive number of seconds, not {value}")
+            out[name] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -72,6 +99,17 @@ class Settings:
     deadline_poll: float = 60.0
     """Seconds between the deadline scheduler's reads of the pending turn deadlines from the
     database (it also wakes for every deadline it is told of, and at the earliest one)."""
+    hint_budget: float = 0.8
+    """Seconds the veteran thinks about a hint (a little under the second a player waits)."""
+    review_budget: float = 0.25
+    """The most seconds the veteran thinks about each decision of a post-game review."""
+    review_total: float = 12.0
+    """Seconds a seat's review should take at most: a long game gets less per decision
+    (``review_total / decisions``, between ``review_floor`` and ``review_budget``)."""
+    review_floor: float = 0.05
+    """The least seconds per reviewed decision, however long the game."""
+    review_cache: int = 256
+    """How many reviews (one per match and seat) to keep in memory."""
     extra_games: tuple[str, ...] = field(default=())
     """Extra games beyond the catalogue, as ``"package.module:Class"`` (named by the class's
     ``name``): a game can be tried in the server before it joins the catalogue."""

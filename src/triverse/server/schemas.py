@@ -116,6 +116,62 @@ class PreviewAnswer(BaseModel):
                                     "legal, reason, points, items (each line and bonus), bis")
 
 
+class HintRequest(BaseModel):
+    """A request for the veteran's suggested move."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    move: int | None = Field(None, ge=0, description="the view's 'move' (optional): when "
+                             "given, a hint for an older position is refused (stale_move)")
+
+
+class HintAnswer(BaseModel):
+    """The veteran's suggested move for the seat to move."""
+
+    move: int = Field(description="the move number the hint is for")
+    hint: LegalAction = Field(description="the suggested action, as in the view's "
+                              "legal_actions: notation, kind, description, fields")
+
+
+class ReviewedMove(BaseModel):
+    """A decision where the veteran would have played differently."""
+
+    index: int = Field(description="the action's place in the game (0: the first)")
+    move: int = Field(description="the replay step of the position it was chosen in "
+                      "(GET replay/{move}); the same as index")
+    seat: int
+    played: str = Field(description="the notation played")
+    played_description: str
+    suggested: str = Field(description="the veteran's move, in notation")
+    suggestion: LegalAction = Field(description="the veteran's move with its fields, to "
+                                    "highlight it on the replayed position")
+    points_lost: float = Field(description="the veteran's estimate of the points the played "
+                               "move gave away against its own (never negative)")
+    played_value: float
+    best_value: float
+    worlds: int = Field(description="how many sampled worlds (or search rounds) the "
+                        "estimate rests on")
+
+
+class ReviewedSeat(BaseModel):
+    """What the review of one seat covered."""
+
+    seat: int
+    decisions: int = Field(description="the seat's decisions with a choice (forced moves "
+                           "are not reviewed)")
+    budget: float = Field(description="seconds the veteran thought about each decision")
+    points_lost: float = Field(description="the sum of the listed moves' points_lost")
+
+
+class ReviewAnswer(BaseModel):
+    """The veteran's review of a finished match."""
+
+    match_id: str
+    seat: int | None = Field(description="the token's seat; null: every seat (a spectator)")
+    total: int = Field(description="how many actions the game had")
+    seats: list[ReviewedSeat]
+    moves: list[ReviewedMove] = Field(description="oldest first")
+
+
 class PauseRequest(BaseModel):
     """Pause or resume the computer players."""
 

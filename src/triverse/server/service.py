@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -56,7 +58,7 @@ from triverse.server.live import (
     turn_time_limit,
 )
 from triverse.server.pubsub import Message, PubSub, match_channel
-from triverse.server.views import jsonable, render_view
+from triverse.server.views import action_json, jsonable, render_view
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +154,12 @@ class MatchService:
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
         self._loading: dict[str, asyncio.Task[LiveMatch]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._hints: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        """Hints given, by (match, seat, move): asking again for the same move is instant."""
+        self._reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        """Reviews of finished matches, by (match, seat)."""
+        self._thinking: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
+        """Hints and reviews being computed: a second request waits for the same answer."""
         self._background: set[asyncio.Task[None]] = set()
         # An in-memory SQLite database is one connection: use it from one thread only.
         self._db_thread = (ThreadPoolExecutor(1, thread_name_prefix="triverse-db")
@@ -746,6 +754,123 @@ class MatchService:
             data = {"value": data}
         return state.move_number, data
 
+    # --- hints and reviews ----------------------------------------------------------------------
+    async def _once(
+        self, key: tuple[Any, ...], compute: Callable[[], Coroutine[Any, Any, dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """``compute()``, shared by every request for ``key`` while it runs."""
+        running = self._thinking.get(key)
+        if running is None:
+            running = asyncio.ensure_future(compute())
+            self._thinking[key] = running
+            running.add_done_callback(lambda _f: self._thinking.pop(key, None))
+        return await asyncio.shield(running)
+
+    @staticmethod
+    def _keep(cache: OrderedDict[Any, dict[str, Any]], key: Any, value: dict[str, Any],
+              size: int) -> None:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > max(1, size):
+            cache.popitem(last=False)
+
+    async def hint(
+        self, match_id: str, token: str | None, move: int | None = None
+    ) -> dict[str, Any]:
+        """The veteran's suggested move for the token's seat, which must be the seat to move:
+        ``{"move": n, "hint": {notation, kind, description, fields}}``.
+
+        It is computed in the worker pool from ``state.observation(seat)`` alone, within
+        ``Settings.hint_budget`` seconds. Nothing is played or stored; asking again at the same
+        move gives the same answer at once. ``move``, when given, must be the current move.
+        """
+        live = await self.live(match_id, fresh=True)
+        seat = self.authenticate(live, token)
+        assert seat is not None
+        state = live.state  # states are replaced, never changed in place: no lock needed
+        number = state.move_number
+        if state.is_terminal():
+            raise ServerError("game_over", "the game is over: there is nothing to hint")
+        if move is not None and move != number:
+            raise ServerError("stale_move", f"you saw move {move}; the game is at move {number}")
+        if state.current_player != seat:
+            raise ServerError("not_your_turn", f"it is seat {state.current_player}'s turn, not "
+                              f"seat {seat}'s: a hint is for the seat to move")
+        key = (live.id, seat, number)
+        cached = self._hints.get(key)
+        if cached is not None:
+            return cached
+
+        async def compute() -> dict[str, Any]:
+            observation = state.observation(seat)
+            rng = random.Random(fresh_seed())
+            try:
+                notation = await self.bots.hint(live.spec, observation,
+                                                self.settings.hint_budget, rng)
+                action = state.parse_action(notation)
+            except Exception:
+                log.exception("match %s: no hint for seat %d at move %d", live.id, seat,
+                              number)
+                raise ServerError("server_error", "the veteran could not find a hint") from None
+            answer = {"move": number, "hint": action_json(state, action)}
+            self._keep(self._hints, key, answer, self.settings.cache_size)
+            return answer
+
+        return await self._once(("hint", *key), compute)
+
+    async def review(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """The veteran's review of a finished match: for the token's seat, that seat's
+        decisions; without a token (a spectator), every seat's.
+
+        Each seat's review runs in the worker pool (seats in parallel), with
+        ``review_total / decisions`` seconds per decision, between ``review_floor`` and
+        ``review_budget``; it is cached in memory, so asking again is instant.
+        """
+        live = await self.live(match_id, fresh=True)
+        seat = self.authenticate(live, token, required=False)
+        if not live.finished:
+            raise ServerError("not_finished", "a game is reviewed when it is over (it is at "
+                              f"move {live.state.move_number})")
+        seats = [seat] if seat is not None else list(range(live.game.num_players))
+        parts = await asyncio.gather(*(self._seat_review(live, s) for s in seats))
+        moves = sorted((m for part in parts for m in part["moves"]), key=lambda m: m["index"])
+        return {
+            "match_id": live.id,
+            "seat": seat,
+            "total": live.state.move_number,
+            "seats": [{k: v for k, v in part.items() if k != "moves"} for part in parts],
+            "moves": moves,
+        }
+
+    async def _seat_review(self, live: LiveMatch, seat: int) -> dict[str, Any]:
+        """One seat's review, cached."""
+        key = (live.id, seat)
+        cached = self._reviews.get(key)
+        if cached is not None:
+            self._reviews.move_to_end(key)
+            return cached
+
+        async def compute() -> dict[str, Any]:
+            settings = self.settings
+            players = [PlayerInfo(s.name, s.kind) for s in live.seats]
+            record = Record.from_state(live.state, players)
+            decisions = await asyncio.to_thread(_decisions, record, seat)
+            budget = min(settings.review_budget,
+                         max(settings.review_floor, settings.review_total / max(1, decisions)))
+            started = time.perf_counter()
+            notes = await self.bots.review(record.to_json(), seat, budget)
+            moves = await asyncio.to_thread(_annotate, record, notes)
+            elapsed = time.perf_counter() - started
+            log.info("match %s: reviewed seat %d, %d decisions at %.2f s, in %.1f s", live.id,
+                     seat, decisions, budget, elapsed)
+            part = {"seat": seat, "decisions": decisions, "budget": round(budget, 3),
+                    "points_lost": round(sum(m["points_lost"] for m in moves), 2),
+                    "moves": moves}
+            self._keep(self._reviews, key, part, settings.review_cache)
+            return part
+
+        return await self._once(("review", *key), compute)
+
     async def _announce(self, live: LiveMatch, reason: str) -> None:
         message: Message = {"type": "changed", "match": live.id, "reason": reason,
                             "move": live.state.move_number, "origin": self.instance}
@@ -940,3 +1065,33 @@ class MatchService:
                 })
             return out
 
+
+
+def _decisions(record: Record, seat: int) -> int:
+    """How many real decisions (two legal actions or more) ``seat`` made in ``record``."""
+    state = record.initial_state()
+    count = 0
+    for text in record.actions:
+        if state.current_player == seat and len(state.legal_action_list()) > 1:
+            count += 1
+        state.apply_notation(text)
+    return count
+
+
+def _annotate(record: Record, notes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The review's notes with what a UI shows: ``move`` (the replay step before the move),
+    and the played and suggested actions described on the position they were chosen in
+    (``played_description``, ``suggestion``: notation, kind, description, fields)."""
+    by_index = {note["index"]: note for note in notes}
+    state = record.initial_state()
+    out = []
+    for index, text in enumerate(record.actions):
+        note = by_index.get(index)
+        if note is not None:
+            played = state.parse_action(text)
+            suggested = state.parse_action(note["suggested"])
+            out.append({**note, "move": index,
+                        "played_description": state.describe_action(played),
+                        "suggestion": action_json(state, suggested)})
+        state.apply_notation(text)
+    return out

@@ -45,6 +45,10 @@ export const api = {
   pause: (id, token, paused) =>
     call("POST", `/api/matches/${encodeURIComponent(id)}/pause?log=40`,
       { token, body: { paused } }),
+  hint: (id, token, move) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/hint`, { token, body: { move } }),
+  review: (id, token) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/review`, { token }),
   myGames: (tokens) => call("POST", "/api/my-games", { body: { tokens } }),
   replay: (id, k) =>
     call("GET", `/api/matches/${encodeURIComponent(id)}/replay/${k}?log=1`),

@@ -29,7 +29,7 @@ export class BoardView {
     this.world = svg("g", { class: "world" });
     this.world.append(svg("path", { class: "lattice", d: latticePath(48) }));
     this.layers = {};
-    for (const name of ["frontier", "tiles", "marks", "slots", "preview"]) {
+    for (const name of ["frontier", "tiles", "marks", "slots", "preview", "hint"]) {
       this.layers[name] = svg("g", { class: `layer-${name}` });
       this.world.append(this.layers[name]);
     }
@@ -174,6 +174,20 @@ export class BoardView {
     g.removeAttribute("data-tile");
     g.setAttribute("data-preview", tile || "");
     this.layers.preview.replaceChildren(g);
+  }
+
+  /** The veteran's suggested placement: the tile drawn faintly at its place, outlined in
+   * dashes (null removes it). */
+  setHint(cell, corners, tile) {
+    if (!cell) {
+      this.layers.hint.replaceChildren();
+      return;
+    }
+    const g = tileGroup(cell, corners, { cls: "hint-tile" });
+    g.removeAttribute("data-tile");
+    g.setAttribute("data-hint-tile", tile || "");
+    g.append(cellPolygon(cell, { class: "hint-outline" }, 1.06));
+    this.layers.hint.replaceChildren(g);
   }
 
   /** Marks for special plays: a ring around a hexagon's centre, say. */

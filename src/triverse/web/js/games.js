@@ -55,6 +55,9 @@ const defaults = {
   statsLabel: (key) => key,
   // Why the game cannot be saved now (null: it can); shown in the Escape dialog.
   saveRefusal: () => null,
+  // An action (a legal action's JSON: notation, kind, description, fields) in a few words, for
+  // hints and the review.
+  actionText: (action) => action.description,
 };
 
 // --- the tile games ---------------------------------------------------------------------------------
@@ -71,6 +74,8 @@ const tileGameBase = {
   chimeReasons: ["hexagon", "bridge", "span", "slide"],
   nameLabel: seatNames,
   plainKinds: ["place", "start_draw"],
+  // "play 1-3-5 at 2,0, corners clockwise from the apex: 1 3 5" -> "play 1-3-5 at 2,0"
+  actionText: (action) => action.description.replace(/, corners .*$/, ""),
   scoreColumn: { title: "Tiles", value: (view, i) => (view.observation.hand_counts || [])[i] },
   infoText: (view) => (view.observation.pool_count === undefined ? null
     : { text: `Pool: ${view.observation.pool_count}`, title: "Tiles left to draw" }),

@@ -48,6 +48,9 @@ export class Table {
     this.shownFinal = false;
     this.busy = false;
     this.destroyed = false;
+    this.hintShown = null;       // {move, action}: the veteran's suggestion shown on the board
+    this.hinting = false;        // a hint asked for, not answered yet
+    this.review = null;          // the veteran's review of the finished game, once loaded
     this.onKey = (e) => this.key(e);
     this.onPrefs = () => this.prefsChanged();
   }
@@ -221,11 +224,15 @@ export class Table {
     el.rulesLink = h("a", { class: "tool button-link", href: "/", target: "_blank", rel: "noopener" }, "Rules");
     el.invite = h("button", { type: "button", class: "tool", hidden: true, onclick: () => this.showInvites() }, "Invite");
     el.keysHelp = h("button", { type: "button", class: "tool", title: "Keyboard controls (?)", onclick: () => this.keysDialog() }, "Keys");
+    el.hintButton = h("button", { type: "button", class: "tool", "data-action": "hint", hidden: true,
+      title: "Ask the veteran for a move (H)", onclick: () => this.askHint() }, "Hint");
+    el.reviewButton = h("button", { type: "button", class: "tool", "data-action": "review", hidden: true,
+      title: "Where the veteran would have played differently", onclick: () => this.openReview() }, "Review");
     el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: "End the game (Escape)", onclick: () => this.quitDialog() }, "End");
     const bar = h("div", { class: "match-bar" },
       h("div", { class: "match-heading" }, el.title, el.round),
       el.status,
-      h("div", { class: "match-tools" }, el.connection, el.invite, el.pause, el.sound, el.keysHelp, el.rulesLink, el.quit));
+      h("div", { class: "match-tools" }, el.connection, el.hintButton, el.reviewButton, el.invite, el.pause, el.sound, el.keysHelp, el.rulesLink, el.quit));
 
     el.boardArea = h("div", { class: "board-area" });
     el.toasts = h("div", { class: "toasts", "aria-hidden": "true" });
@@ -236,8 +243,10 @@ export class Table {
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
     el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last" });
+    el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": "The veteran's review" });
     const side = h("aside", { class: "side", "aria-label": "Scores and events" },
       h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),
+      el.reviewPanel,
       h("section", { class: "feed-panel" }, h("h2", {}, "Events"), el.feed));
 
     el.trayHost = h("div", { class: "view-tray" });
@@ -387,6 +396,8 @@ export class Table {
       if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
     }
     if (this.spectatorOnly) status = `Watching: this browser holds no seat here · ${status}`;
+    if (this.hintShown && (this.hintShown.move !== view.move || !view.your_turn || this.replaying)) this.clearHint();
+    if (this.hintShown) status = `${status} · Hint: ${ui.actionText(this.hintShown.action)}`;
     this.el.status.textContent = status;
     this.el.status.dataset.turn = String(view.your_turn);
 
@@ -398,6 +409,12 @@ export class Table {
     this.el.pause.disabled = this.identity === null || view.finished;
     this.el.pausedBanner.hidden = !view.paused || view.finished;
 
+    // Hint (the seat to move) and review (after the end).
+    this.el.hintButton.hidden = this.identity === null || view.finished || this.replaying;
+    this.el.hintButton.disabled = !view.your_turn || this.hinting || Boolean(this.hintShown);
+    this.el.hintButton.textContent = this.hinting ? "Thinking…" : "Hint";
+    this.el.reviewButton.hidden = !view.finished;
+
     // The tray is for a seat; a spectator has the board alone.
     const seated = view.seat !== null && view.seat !== undefined;
     this.el.tray.hidden = !seated || this.replaying;
@@ -406,6 +423,7 @@ export class Table {
     // The game's own view: board and controls.
     if (!this.gameView) return;
     this.gameView.render(view);
+    this.showMark();
     if (!this.boardMarked) {
       this.boardMarked = true;
       performance.mark("triverse:board-rendered");
@@ -549,10 +567,12 @@ export class Table {
       actions: [
         { label: "Lobby", value: "lobby" },
         { label: "Download record", value: "record" },
+        { label: "Review", value: "review" },
         { label: "Replay", value: "replay", primary: true },
       ],
     }).then((v) => {
       if (v === "lobby") window.triverseNavigate("/");
+      if (v === "review") this.openReview();
       if (v === "replay") window.triverseNavigate(`/watch/${this.matchId}?replay=0`);
       if (v === "record") {
         const a = h("a", { href: recordUrl(this.matchId), download: `${view.game.name}-${this.matchId}.json` });
@@ -580,12 +600,15 @@ export class Table {
       this.togglePause();
     } else if (k === "?") {
       this.keysDialog();
+    } else if (k === "h") {
+      this.askHint();
     }
   }
 
   keysDialog() {
     const rows = [
       ...(this.gameView && this.gameView.keyRows ? this.gameView.keyRows() : []),
+      ["H", "a hint: the veteran's move, shown on the board"],
       ["P or Caps Lock", "pause or resume the computer players"],
       ["Escape", "end the game (and save it)"],
       ["?", "this list"],
@@ -648,6 +671,122 @@ export class Table {
     if (inv) showInvites(this.matchId, this.view ? this.view.game.title : "", inv.seats, inv.spectator, null);
   }
 
+  // --- hints -------------------------------------------------------------------------------------
+  /** Ask the server for the veteran's move (POST /api/matches/{id}/hint) and show it. */
+  async askHint() {
+    const view = this.view;
+    if (!view || !view.your_turn || this.identity === null || this.hinting || this.replaying) return;
+    if (this.hintShown && this.hintShown.move === view.move) { this.showMark(); return; }
+    this.hinting = true;
+    this.render(view);
+    document.body.dataset.hint = "thinking";
+    try {
+      const data = await api.hint(this.matchId, this.tokens.get(this.identity), view.move);
+      if (this.view && this.view.move === data.move && this.view.your_turn) {
+        this.hintShown = { move: data.move, action: data.hint };
+        document.body.dataset.hint = data.hint.notation;
+        announce(`Hint: ${this.ui.actionText(data.hint)}`);
+      } else {
+        delete document.body.dataset.hint;
+      }
+    } catch (err) {
+      delete document.body.dataset.hint;
+      if (err.code !== "stale_move" && err.code !== "not_your_turn") this.refuse(err.message);
+    } finally {
+      this.hinting = false;
+      if (this.view) this.render(this.view);
+    }
+  }
+
+  clearHint() {
+    this.hintShown = null;
+    if (document.body.dataset.hint !== "thinking") delete document.body.dataset.hint;
+  }
+
+  /** The mark on the board: the hint on a live turn, the veteran's move on a reviewed replay step. */
+  showMark() {
+    if (!this.gameView || !this.gameView.showHint) return;
+    let action = null;
+    if (this.replaying && this.review && this.view) {
+      const note = this.review.moves.find((m) => m.move === this.view.move);
+      for (const b of this.el.reviewPanel.querySelectorAll("[data-review-move]")) {
+        b.setAttribute("aria-current", note && Number(b.dataset.reviewMove) === note.move ? "true" : "false");
+      }
+      if (note) {
+        action = note.suggestion;
+        const name = this.view.players[note.seat] ? this.view.players[note.seat].name : `Seat ${note.seat + 1}`;
+        const text = (description, action) => this.ui.actionText({ ...action, description });
+        this.el.status.textContent = `Move ${note.move + 1}, ${name}: ${text(note.played_description, { notation: note.played })}`
+          + ` · the veteran: ${this.ui.actionText(note.suggestion)} (about ${note.points_lost} points better)`;
+      }
+    } else if (this.hintShown) {
+      action = this.hintShown.action;
+    }
+    this.gameView.showHint(action);
+  }
+
+  // --- the review -----------------------------------------------------------------------------------
+  /** The veteran's review of the finished game (GET /api/matches/{id}/review) in the side panel:
+   * the seat's decisions (with a token), or every seat's. Entries jump the replay to the move. */
+  async openReview(seat = this.identity) {
+    const panel = this.el.reviewPanel;
+    panel.hidden = false;
+    this.section.classList.add("reviewing");
+    if (this.review || this.reviewLoading) { panel.scrollIntoView({ block: "nearest" }); return; }
+    this.reviewLoading = true;
+    this.el.reviewButton.disabled = true;
+    document.body.dataset.review = "loading";
+    const token = seat === null || seat === undefined ? null : (this.tokens.get(seat) || seatsOf(this.matchId).find((s) => s.seat === seat)?.token || null);
+    panel.replaceChildren(h("h2", {}, "Review"),
+      h("p", { class: "review-wait", role: "status" }, "The veteran is going over the game: this takes a few seconds…"));
+    try {
+      this.review = await api.review(this.matchId, token);
+      this.renderReview();
+      document.body.dataset.review = String(this.review.moves.length);
+      this.showMark();
+    } catch (err) {
+      panel.replaceChildren(h("h2", {}, "Review"), h("p", { class: "refusal" }, err.message));
+      delete document.body.dataset.review;
+    } finally {
+      this.reviewLoading = false;
+      this.el.reviewButton.disabled = false;
+    }
+  }
+
+  renderReview() {
+    const r = this.review;
+    const names = this.view ? this.view.players.map((p) => p.name) : [];
+    const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+    const pts = (x) => `${x >= 10 ? Math.round(x) : x.toFixed(1)} point${x === 1 ? "" : "s"}`;
+    const summary = r.seats.map((s) => {
+      const n = r.moves.filter((m) => m.seat === s.seat).length;
+      return h("li", { "data-review-seat": s.seat }, h("strong", {}, who(s.seat)), `: ${n} of ${s.decisions} decision${s.decisions === 1 ? "" : "s"} differ`,
+        n ? `, about ${pts(s.points_lost)} in all` : "");
+    });
+    const list = h("ol", { class: "review-list" }, ...r.moves.map((m) => h("li", {},
+      h("button", { type: "button", class: "review-entry", "data-review-move": m.move,
+        title: "Show this position in the replay", onclick: () => this.jumpToReview(m) },
+      h("span", { class: "review-head" }, h("span", { class: "review-move" }, `Move ${m.move + 1}`),
+        r.seats.length > 1 ? ` · ${who(m.seat)}` : "", h("span", { class: "review-lost" }, `−${pts(m.points_lost)}`)),
+      h("span", { class: "review-played" }, `Played: ${this.ui.actionText({ notation: m.played, description: m.played_description })}`),
+      h("span", { class: "review-better" }, `Veteran: ${this.ui.actionText(m.suggestion)}`)))));
+    const close = h("button", { type: "button", class: "tool review-close", "aria-label": "Close the review",
+      onclick: () => { this.el.reviewPanel.hidden = true; this.section.classList.remove("reviewing"); } }, "×");
+    this.el.reviewPanel.replaceChildren(
+      h("div", { class: "review-title" }, h("h2", { title: "Points are the veteran's estimate from a short search of each position" }, "Review"), close),
+      h("ul", { class: "review-summary" }, ...summary),
+      r.moves.length ? list : h("p", { class: "review-none" }, "The veteran found nothing to change: well played."));
+  }
+
+  jumpToReview(m) {
+    if (this.replaying) {
+      this.replayTo(m.move);
+      return;
+    }
+    const seat = this.review && this.review.seat !== null ? this.review.seat : "all";
+    window.triverseNavigate(`/watch/${this.matchId}?replay=${m.move}&review=${seat}`);
+  }
+
   // --- replay ---------------------------------------------------------------------------------
   async startReplay(step) {
     this.el.tray.hidden = true;
@@ -671,6 +810,8 @@ export class Table {
     this.replayEls = { pos, slider };
     this.shownFinal = true;
     await this.replayTo(step);
+    const wanted = new URLSearchParams(location.search).get("review");
+    if (wanted !== null) this.openReview(wanted === "all" || wanted === "" ? null : Number(wanted));
   }
 
   async replayTo(k) {
@@ -702,6 +843,7 @@ export class Table {
     document.body.dataset.replayStep = String(data.move);
     if (data.move === data.total) this.el.status.textContent = "Game over: replay";
     else this.el.status.textContent = "Replay";
+    this.showMark();
   }
 
   autoplay(button) {

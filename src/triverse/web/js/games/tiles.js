@@ -6,7 +6,7 @@ import { BoardView } from "../board.js";
 import { HandView } from "../hand.js";
 import { keyName, normKey } from "../prefs.js";
 import { prefs } from "../store.js";
-import { Board, isUp, isTriple, key, nearCells, parsePlacement, tileValues, vertexCells } from "../trigrid.js";
+import { Board, isUp, isTriple, key, nearCells, parsePlacement, rotate, tileValues, vertexCells } from "../trigrid.js";
 import { tileIcon } from "../svg.js";
 import { h } from "../ui.js";
 
@@ -108,6 +108,26 @@ class TilesView {
       this.el.pass.hidden = !kinds.has("pass");
       this.selected(this.hand.selected);
     }
+  }
+
+  /** The veteran's move (a hint, or a reviewed replay step): the tile outlined in the hand and
+   * drawn at its place, or the Draw / Pass button outlined; null clears it. */
+  showHint(action) {
+    const shown = action ? action.notation : "";
+    const place = action ? parsePlacement(action.notation) : null;
+    if (place) {
+      const corners = rotate(tileValues(place.tile), place.rotation);
+      this.board.setHint(place.cell, corners, place.tile);
+      if (shown !== this.hinted) this.board.reveal(place.cell);
+    } else {
+      this.board.setHint(null);
+    }
+    for (const b of this.el.hand.querySelectorAll("button[data-tile]")) {
+      b.classList.toggle("hinted", Boolean(place) && b.dataset.tile === place.tile);
+    }
+    this.el.draw.classList.toggle("hinted", shown === "draw");
+    this.el.pass.classList.toggle("hinted", shown === "pass");
+    this.hinted = shown;
   }
 
   recentCells(view) {

@@ -53,7 +53,7 @@ class TrianglesView {
     this.svg = svg;
     this.layers = {};
     svg.append(playerDefs(this.prefix));
-    for (const name of ["frame", "triangles", "lines", "pending", "flash", "preview", "stars"]) {
+    for (const name of ["frame", "triangles", "lines", "pending", "hint", "flash", "preview", "stars"]) {
       this.layers[name] = el("g", { class: `sf-layer-${name}` });
       svg.append(this.layers[name]);
     }
@@ -264,8 +264,31 @@ class TrianglesView {
       ? [lineShape(pos[this.pending.a], pos[this.pending.b], this.player(), "pending")] : []));
     this.svg.setAttribute("aria-label", `Star field: ${obs.stars.length} stars, ${obs.lines.length} lines, `
       + `${obs.triangles.length} triangle${obs.triangles.length === 1 ? "" : "s"} closed`);
+    this.drawHint();
     this.updateStarStates();
     if (this.flash) this.drawFlash();
+  }
+
+  /** The veteran's line (a hint, or a reviewed replay step), drawn dashed with both stars
+   * ringed; null clears it. */
+  showHint(action) {
+    const f = action && action.kind === "line" && action.fields ? action.fields : null;
+    this.hintLine = f ? [f.a, f.b] : null;
+    this.drawHint();
+  }
+
+  drawHint() {
+    const line = this.hintLine;
+    const pos = this.pos;
+    if (!line || !pos[line[0]] || !pos[line[1]]) {
+      this.layers.hint.replaceChildren();
+      return;
+    }
+    const [a, b] = line;
+    const shape = lineShape(pos[a], pos[b], this.player(), "hint");
+    shape.dataset.hint = `${Math.min(a, b)}-${Math.max(a, b)}`;
+    const ring = (p) => el("circle", { cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: 13, class: "sf-hint-ring" });
+    this.layers.hint.replaceChildren(shape, ring(pos[a]), ring(pos[b]));
   }
 
   drawPreview(to) {

@@ -190,6 +190,38 @@ class TridentView {
       + (this.tentative.length ? `, ${this.tentative.length} tentative` : ""));
   }
 
+  /** The veteran's move (a hint, or a reviewed replay step): its squares marked with the
+   * values to lay there and the rack tiles it uses outlined, or the tiles to exchange, or
+   * Pass; null clears it. */
+  showHint(action) {
+    const f = action && action.fields ? action.fields : {};
+    const squares = new Map();
+    const tiles = [];
+    if (action && action.kind === "play") {
+      for (const [r, c, value, joker] of f.tiles || []) {
+        squares.set(key(r, c), `${joker ? "★" : ""}${value}`);
+        tiles.push(joker ? "*" : String(value));
+      }
+    } else if (action && action.kind === "exchange") {
+      // The notation names rack tiles as they show ("exchange 0,1,*"); the fields give a joker as 16.
+      for (const t of action.notation.replace(/^exchange\s*/, "").split(",")) tiles.push(t.trim());
+    }
+    this.cells.forEach((cell, k) => {
+      const mark = squares.get(k);
+      cell.classList.toggle("td-hinted", mark !== undefined);
+      if (mark !== undefined) cell.dataset.hint = mark;
+      else delete cell.dataset.hint;
+    });
+    const left = [...tiles];
+    for (const b of this.el.rack.querySelectorAll("[data-rack]")) {
+      const i = left.indexOf(b.dataset.tile);
+      b.classList.toggle("hinted", i >= 0);
+      if (i >= 0) left.splice(i, 1);
+    }
+    this.el.exchange.classList.toggle("hinted", Boolean(action) && action.kind === "exchange");
+    this.el.pass.classList.toggle("hinted", Boolean(action) && action.kind === "pass");
+  }
+
   /** The squares of the last play in the log (highlighted). */
   lastSquares() {
     const out = new Set();

@@ -386,6 +386,32 @@ class TrivinityView {
     }, a.description)));
   }
 
+  /** The veteran's move (a hint, or a reviewed replay step): the card, stack or button that
+   * does it is outlined (data-hinted); null clears it. */
+  showHint(action) {
+    const e = this.el;
+    for (const area of [e.root, e.hand, e.choices]) {
+      for (const old of area.querySelectorAll("[data-hinted]")) old.removeAttribute("data-hinted");
+    }
+    for (const b of [e.play, e.discard, e.discardAll, e.end]) b.removeAttribute("data-hinted");
+    if (!action) return;
+    const f = action.fields || {};
+    const marks = [];
+    if (f.kind === "play" || f.kind === "discard") {
+      marks.push(e.hand.querySelector(`[data-slot='${f.arg}']`), f.kind === "play" ? e.play : e.discard);
+    } else if (f.kind === "card" || f.kind === "block") {
+      marks.push(e.hand.querySelector(`[data-slot='${f.arg}']`));
+    } else if (f.kind === "buy" || f.kind === "stack") {
+      marks.push(e.grid.querySelector(`[data-stack='${f.arg}']`));
+    } else if (f.kind === "discard-all") {
+      marks.push(e.discardAll);
+    } else if (f.kind === "end") {
+      marks.push(e.end);
+    }
+    marks.push(e.choices.querySelector(`[data-notation='${CSS.escape(action.notation)}']`));
+    for (const m of marks) if (m) m.setAttribute("data-hinted", action.notation);
+  }
+
   // --- the keyboard -------------------------------------------------------------------------
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
