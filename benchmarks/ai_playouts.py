@@ -28,8 +28,10 @@ from triverse.games import available_games, load_game
 
 
 def positions(name: str, count: int, seed: int) -> list[State[Any]]:
-    """Positions with a choice for the player to move, from average-player games."""
+    """Positions the veteran searches (a choice, and :meth:`Knowledge.search_here`), from
+    average-player games."""
     game = load_game(name)
+    knowledge = knowledge_for(game)
     rng = random.Random(seed)
     average = AveragePlayer()
     out: list[State[Any]] = []
@@ -40,7 +42,8 @@ def positions(name: str, count: int, seed: int) -> list[State[Any]]:
         while not state.is_terminal() and len(out) < count:
             seat = state.current_player
             assert seat is not None
-            if len(state.legal_action_list()) > 1 and rng.random() < 0.15:
+            if (len(state.legal_action_list()) > 1 and knowledge.search_here(state, seat)
+                    and rng.random() < 0.15):
                 out.append(state.clone())
             state.apply(average.choose(game, state.observation(seat), rng))
     return out

@@ -10,8 +10,8 @@ hurry or hold back the end (deck tempo). The levels:
   card, buy the card worth most to it, do not end the game while behind);
 - veteran: the average's play, but every decision of what to buy (and whether to stop buying)
   is searched by determinized Monte Carlo (:mod:`triverse.ai.search`): each candidate is played
-  on sampled hands, decks and stacks, the game goes on by the average policy for a few turns,
-  and the position is judged by the lead in score (with the cards' economy for the turns left).
+  on sampled hands, decks and stacks, the game goes on to its end by the average policy for
+  every player, and the result is judged by the lead in score and the win.
 
 >>> import random
 >>> from triverse import load_game
@@ -36,15 +36,8 @@ AnyState = State[Any]
 
 ROLLOUT_TURNS = 1000
 """Turns a simulation plays (all players together) before it is judged."""
-ENDGAME_CARDS = 8
-"""The veteran searches once a line of stacks holds this many cards or fewer."""
 ECONOMY_WEIGHT = 0.35
 """How much a card's buying power counts per turn still to come, in the judgement."""
-
-
-def cards_to_end(state: TrivinityState) -> int:
-    """The cards left in the line of stacks closest to running out."""
-    return min(sum(len(state.stacks[s]) for s in line) for line in LINES)
 
 
 def turns_left(state: TrivinityState) -> float:
@@ -86,12 +79,10 @@ class TrivinityKnowledge(Knowledge):
 
     # --- the veteran's search ----------------------------------------------------------------
     def search_here(self, state: AnyState, seat: int) -> bool:
-        """Search the buying decisions of the last stretch of the game only (the rest is the
-        average's routine): when a line of stacks is close to running out."""
+        """Search the buying decisions (what to buy, or to stop buying); playing the hand and
+        answering effects are the average's routine."""
         assert isinstance(state, TrivinityState)
         if state.pending is not None or (state.phase == PLAY and state.hands[seat]):
-            return False
-        if cards_to_end(state) > ENDGAME_CARDS:
             return False
         return sum(1 for a in state.legal_action_list() if a.kind == "buy") >= 1
 
