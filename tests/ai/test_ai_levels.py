@@ -92,3 +92,15 @@ def test_veteran_is_reproducible_without_a_clock() -> None:
     first = bot.choose(game, state.observation(seat), random.Random(7))
     again = bot.choose(game, state.observation(seat), random.Random(7))
     assert first == again
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_novice_and_average_play_many_seeded_games_to_the_end(name: str) -> None:
+    game = _short_game(name)
+    for seed in range(10, 22):
+        bots: list[Player] = [NovicePlayer(), AveragePlayer()]
+        if seed % 2:
+            bots.reverse()
+        final = play_out(game, bots, seed)
+        assert final.is_terminal()
+        assert final.result().winners
