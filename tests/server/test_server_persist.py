@@ -51,7 +51,7 @@ def test_a_game_continues_after_a_restart(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0002")
+            "0003")
         stored = connection.execute(text("SELECT COUNT(*) FROM moves WHERE match_id = :m"),
                                     {"m": match_id}).scalar()
         hashes = connection.execute(text("SELECT token_hash FROM seats")).scalars().all()

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import triverse
 from triverse.ai import LEVELS
+from triverse.ai.knowledge import knowledge_for
 from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, database_url, thinking_times
@@ -46,10 +47,13 @@ from triverse.server.schemas import (
     PreviewRequest,
     ReplayStep,
     ReviewAnswer,
+    ThinkInfo,
     View,
 )
 from triverse.server.service import (
     MODES,
+    THINK_RANGE,
+    THINKING_LEVELS,
     MatchService,
     SeatRequest,
     seat_link,
@@ -219,8 +223,11 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
                 default_players=cls.default_players,
                 options=[OptionInfo(**spec.to_json()) for spec in cls.option_specs],
                 variants=dict(cls.variants),
+                think_default=knowledge_for(entry.name).default_budget,
             ))
-        return GamesAnswer(games=games, levels=list(LEVELS), modes=list(MODES))
+        think = ThinkInfo(levels=list(THINKING_LEVELS),
+                          minimum=THINK_RANGE[0], maximum=THINK_RANGE[1])
+        return GamesAnswer(games=games, levels=list(LEVELS), think=think, modes=list(MODES))
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, str]:
@@ -249,14 +256,14 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
         """Create a match. The answer holds every human seat's secret token and invite link:
         hand each link to whoever plays that seat (in hot-seat, keep them all)."""
         created = await service.create(
-            body.game, body.options, [SeatRequest(s.kind, s.name) for s in body.seats],
-            body.mode, body.seed)
+            body.game, body.options,
+            [SeatRequest(s.kind, s.name, s.think) for s in body.seats], body.mode, body.seed)
         base = str(request.base_url).rstrip("/")
         seats = []
         for seat, token in zip(created.live.seats, created.tokens, strict=True):
             link = None if token is None else seat_link(created.match_id, seat.seat, token)
             seats.append(CreatedSeat(seat=seat.seat, name=seat.name, kind=seat.kind,
-                                     token=token, link=link,
+                                     think=seat.think, token=token, link=link,
                                      url=None if link is None else base + link))
         watch = spectator_link(created.match_id)
         return MatchCreated(match_id=created.match_id, game=created.live.game_name,

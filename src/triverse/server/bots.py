@@ -2,9 +2,10 @@
 
 A bot move is computed by :func:`choose_notation` in a worker (a process by default, for real
 parallelism, since the engines are pure Python). The worker receives only what a computer player
-may see: the game's class path, player count and options, the seat's :class:`Observation` and
-a :class:`random.Random` derived from the match seed and the move number. It answers with the
-action's notation, which the server parses and checks like any human's.
+may see: the game's class path, player count and options, the seat's :class:`Observation`, a
+:class:`random.Random` derived from the match seed and the move number, and the seat's thinking
+time (for the veteran). It answers with the action's notation, which the server parses and
+checks like any human's.
 
 The same pool answers a seat's request for a hint (:func:`hint_notation`: the veteran's move,
 from the seat's observation only) and computes post-game reviews (:func:`review_seat`, from the
@@ -72,11 +73,15 @@ def _build_game(spec: GameSpec) -> Game[Any, Any]:
 
 
 def choose_notation(
-    level: str, spec: GameSpec, observation: Observation, rng: random.Random
+    level: str, spec: GameSpec, observation: Observation, rng: random.Random,
+    time_budget: float | None = None,
 ) -> str:
-    """The notation of the action a ``level`` computer player picks (runs in a worker)."""
+    """The notation of the action a ``level`` computer player picks (runs in a worker).
+
+    ``time_budget``: the seconds a level that searches (the veteran) may think, as the seat
+    was created with; ``None``: the game's default."""
     game = spec.build()
-    action = make_player(level, game.name).choose(game, observation, rng)
+    action = make_player(level, game.name, time_budget).choose(game, observation, rng)
     return str(action)
 
 
@@ -141,10 +146,11 @@ class BotPool:
             self._executor.submit(_ready).result(timeout=60)
 
     async def choose(
-        self, level: str, spec: GameSpec, observation: Observation, rng: random.Random
+        self, level: str, spec: GameSpec, observation: Observation, rng: random.Random,
+        time_budget: float | None = None,
     ) -> str:
         """Run :func:`choose_notation` in the pool; a crashed process pool is rebuilt once."""
-        return await self.run(choose_notation, level, spec, observation, rng)
+        return await self.run(choose_notation, level, spec, observation, rng, time_budget)
 
     async def hint(
         self, spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random

@@ -3,8 +3,8 @@
 Three tables hold everything (``docs/server.md`` describes them): ``matches`` (one row a match,
 with a few denormalised columns so that start-up and "my games" need no replay, and the current
 turn's deadline in a game with a time limit), ``seats`` (one row a seat, with the sha256 of its
-secret token) and ``moves`` (one row an accepted action, in notation). A match's state is
-rebuilt by replaying its moves through the engine.
+secret token, or a computer seat's thinking time) and ``moves`` (one row an accepted action, in
+notation). A match's state is rebuilt by replaying its moves through the engine.
 
 The primary key ``(match_id, number)`` of ``moves`` is what keeps two server processes from
 both storing a move ``number`` for the same match: the second insert fails and its process
@@ -24,6 +24,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -97,6 +98,9 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    think: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds a computer seat that searches (the veteran) thinks about a move; ``NULL``: the
+    game's default (migration ``r0003``)."""
 
 
 class MoveRow(Base):

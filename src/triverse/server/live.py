@@ -45,12 +45,14 @@ def preview_of(state: State[Any]) -> Callable[[str], Any] | None:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat of a match: ``kind`` is ``human`` or a computer level."""
+    """A seat of a match: ``kind`` is ``human`` or a computer level; ``think`` the seconds a
+    computer level that searches may think about a move (``None``: the game's default)."""
 
     seat: int
     kind: str
     name: str
     token_hash: str | None
+    think: float | None = None
 
     @property
     def is_bot(self) -> bool:

@@ -38,6 +38,17 @@ class GameInfo(BaseModel):
     default_players: int | None = None
     options: list[OptionInfo] = []
     variants: dict[str, str] = {}
+    think_default: float | None = Field(default=None, description="seconds the veteran "
+                                        "thinks about a move in this game when its seat names no "
+                                        "think")
+
+
+class ThinkInfo(BaseModel):
+    """Which computer levels take a thinking time per move, and its range in seconds."""
+
+    levels: list[str] = Field(description="the levels that search (the veteran)")
+    minimum: float
+    maximum: float
 
 
 class GamesAnswer(BaseModel):
@@ -45,6 +56,8 @@ class GamesAnswer(BaseModel):
 
     games: list[GameInfo]
     levels: list[str] = Field(description="computer levels a seat's kind may name")
+    think: ThinkInfo = Field(description="the levels a seat's think may be given for, and "
+                             "its range")
     modes: list[str]
 
 
@@ -52,8 +65,14 @@ class SeatSpec(BaseModel):
     """A seat of a new match."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    kind: str = Field("human", description="human, or a computer level (novice, average)")
+    kind: str = Field("human", description="human, or a computer level (novice, average, "
+                      "veteran)")
     name: str | None = Field(None, description="display name (default: Player N / Average N)")
+    think: float | None = Field(None, description="seconds a computer seat that searches (the "
+                                "veteran; see think.levels of GET /api/games) may think about "
+                                "each move, from 0.2 to 5; null or left out: the game's default "
+                                "(0.8 s). Refused (bad_seats) for a human seat, a level that "
+                                "does not search, or a value out of range")
 
 
 class CreateMatch(BaseModel):
@@ -75,6 +94,8 @@ class CreatedSeat(BaseModel):
     seat: int
     name: str
     kind: str
+    think: float | None = Field(description="the computer seat's thinking time per move, in "
+                                "seconds; null: the game's default (and for humans)")
     token: str | None
     link: str | None = Field(description="/play/{match_id}?seat={seat}#{token}")
     url: str | None = Field(description="the link made absolute with this server's address")
@@ -209,6 +230,9 @@ class PlayerView(BaseModel):
     seat: int
     name: str
     kind: str
+    think: float | None = Field(description="a computer seat's thinking time per move, in "
+                                "seconds, as the match was created with; null: the game's "
+                                "default (and for humans)")
     connected: bool = Field(description="a websocket of this seat is open; computers: true")
 
 
@@ -292,7 +316,7 @@ class MyGame(BaseModel):
     seat: int
     name: str
     link: str
-    players: list[dict[str, Any]]
+    players: list[dict[str, Any]] = Field(description="every seat: seat, name, kind, think")
     move: int
     to_move: int | None
     your_turn: bool

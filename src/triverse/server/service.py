@@ -68,6 +68,11 @@ MODES = ("computer", "hotseat", "online")
 """``computer``: one human (or none, to watch) against computer players; ``hotseat``: several
 human seats in one browser; ``online``: human seats invited by link."""
 MAX_NAME = 40
+THINK_RANGE = (0.2, 5.0)
+"""The seconds a seat's thinking time may be (``SeatRequest.think``), inclusive."""
+THINKING_LEVELS = ("veteran",)
+"""The computer levels that search within a time budget per move (``docs/ai.md``), so that a
+seat of that level may be given a thinking time; the others answer at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +99,9 @@ class SeatRequest:
 
     kind: str = "human"
     name: str | None = None
+    think: float | None = None
+    """Seconds a computer seat of one of the :data:`THINKING_LEVELS` may think about a move
+    (``None``: the game's default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,10 +275,10 @@ class MatchService:
         seed = fresh_seed() if seed is None else seed
         state: State[Any] = game.new_initial_state(seed=seed)
         tokens = tuple(None if kind != "human" else secrets.token_urlsafe(24)
-                       for kind, _ in infos)
+                       for kind, _, _ in infos)
         seat_infos = tuple(
-            SeatInfo(i, kind, name, None if token is None else hash_token(token))
-            for i, ((kind, name), token) in enumerate(zip(infos, tokens, strict=True))
+            SeatInfo(i, kind, name, None if token is None else hash_token(token), think)
+            for i, ((kind, name, think), token) in enumerate(zip(infos, tokens, strict=True))
         )
         assert entry.module is not None
         now = self._now()
@@ -290,7 +298,7 @@ class MatchService:
     def _check_seats(
         self, entry: GameEntry, cls: type[Game[Any, Any]], seats: Sequence[SeatRequest],
         mode: str,
-    ) -> list[tuple[str, str]]:
+    ) -> list[tuple[str, str, float | None]]:
         if mode not in MODES:
             raise ServerError("bad_request", f"mode is one of {', '.join(MODES)}, not {mode!r}")
         if not cls.min_players <= len(seats) <= cls.max_players:
@@ -309,8 +317,8 @@ class MatchService:
             if not name:
                 name = f"Player {i + 1}" if seat.kind == "human" else (
                     f"{seat.kind.capitalize()} {i + 1}")
-            out.append((seat.kind, name))
-        humans = sum(1 for kind, _ in out if kind == "human")
+            out.append((seat.kind, name, self._check_think(i, seat)))
+        humans = sum(1 for kind, _, _ in out if kind == "human")
         if mode == "computer" and (humans > 1 or humans == len(out)):
             raise ServerError("bad_seats", "a game against the computer has at most one human "
                               "seat and at least one computer seat")
@@ -318,6 +326,29 @@ class MatchService:
             raise ServerError("bad_seats", f"a {mode} game needs at least two human seats "
                               "(use mode 'computer' for one)")
         return out
+
+    @staticmethod
+    def _check_think(i: int, seat: SeatRequest) -> float | None:
+        """The seat's thinking time, checked: only for a level that searches, within
+        :data:`THINK_RANGE`."""
+        think = seat.think
+        if think is None:
+            return None
+        if isinstance(think, bool) or not isinstance(think, int | float):
+            raise ServerError("bad_seats", f"seats[{i}].think is a number of seconds, not "
+                              f"{think!r}")
+        if seat.kind == "human":
+            raise ServerError("bad_seats", f"seats[{i}].think is for a computer seat: a "
+                              "human thinks as long as they like")
+        if seat.kind not in THINKING_LEVELS:
+            raise ServerError("bad_seats", f"seats[{i}].think: the {seat.kind} level does "
+                              "not search, so it takes no thinking time (only "
+                              f"{', '.join(THINKING_LEVELS)} does)")
+        low, high = THINK_RANGE
+        if not low <= think <= high:  # NaN fails too
+            raise ServerError("bad_seats", f"seats[{i}].think is {think} seconds; it is from "
+                              f"{low:g} to {high:g}")
+        return float(think)
 
     def _insert_sync(self, live: LiveMatch) -> None:
         with self._sessions.begin() as session:
@@ -331,7 +362,8 @@ class MatchService:
             session.flush()
             for seat in live.seats:
                 session.add(SeatRow(match_id=live.id, seat=seat.seat, kind=seat.kind,
-                                    name=seat.name, token_hash=seat.token_hash))
+                                    name=seat.name, token_hash=seat.token_hash,
+                                    think=seat.think))
 
     # --- loading and caching -----------------------------------------------------------------
     async def live(self, match_id: str, fresh: bool = False) -> LiveMatch:
@@ -363,9 +395,10 @@ class MatchService:
             row = session.get(MatchRow, match_id)
             if row is None:
                 raise ServerError("unknown_match", f"there is no match {match_id!r}")
-            seats = tuple(SeatInfo(s.seat, s.kind, s.name, s.token_hash) for s in session.execute(
-                select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
-            ).scalars())
+            seats = tuple(
+                SeatInfo(s.seat, s.kind, s.name, s.token_hash, s.think) for s in session.execute(
+                    select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
+                ).scalars())
             moves = [(m.number, m.seat, m.action) for m in session.execute(
                 select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.number)
             ).scalars()]
@@ -953,11 +986,12 @@ class MatchService:
 
     async def _bot_move(self, live: LiveMatch, seat: int) -> None:
         number = live.state.move_number
-        level = live.seats[seat].kind
+        level, think = live.seats[seat].kind, live.seats[seat].think
         observation = live.state.observation(seat)
         rng = derive(live.seed, "bot", seat, number)
         try:
-            notation: str | None = await self.bots.choose(level, live.spec, observation, rng)
+            notation: str | None = await self.bots.choose(level, live.spec, observation, rng,
+                                                          think)
         except Exception:
             log.exception("match %s: the %s player of seat %d failed at move %d", live.id,
                           level, seat, number)
@@ -1050,8 +1084,8 @@ class MatchService:
                     "seat": seat.seat,
                     "name": seat.name,
                     "link": seat_link(match.id, seat.seat, by_hash[seat.token_hash]),
-                    "players": [{"seat": s.seat, "name": s.name, "kind": s.kind}
-                                for s in everyone.get(match.id, [])],
+                    "players": [{"seat": s.seat, "name": s.name, "kind": s.kind,
+                                 "think": s.think} for s in everyone.get(match.id, [])],
                     "move": match.move_count,
                     "to_move": match.to_move,
                     "your_turn": not finished and match.to_move == seat.seat,

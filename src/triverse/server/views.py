@@ -85,9 +85,10 @@ def log_json(entries: Sequence[LogEntry], viewer: int | None) -> list[dict[str, 
 
 
 def players_json(live: LiveMatch) -> list[dict[str, Any]]:
-    """The seats: names, kinds and whether each is connected."""
+    """The seats: names, kinds, computers' thinking times and whether each is connected."""
     return [
-        {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": live.connected(s.seat)}
+        {"seat": s.seat, "name": s.name, "kind": s.kind, "think": s.think,
+         "connected": live.connected(s.seat)}
         for s in live.seats
     ]
 

@@ -102,6 +102,18 @@ function levelLabel(level) {
   return `Computer: ${level}`;
 }
 
+// A searching computer's thinking time per move: [seconds or "" (the game's default), label].
+// Only the choices within the server's range (`think` of GET /api/games) are offered.
+const THINK_CHOICES = [[0.3, "Quick"], ["", "Normal"], [2, "Deep"], [5, "Deepest"]];
+
+function thinkChoices(game, data) {
+  const range = data.think || { minimum: 0.2, maximum: 5 };
+  const normal = game.think_default || 0.8;
+  return THINK_CHOICES
+    .filter(([v]) => v === "" || (v >= range.minimum && v <= range.maximum))
+    .map(([v, label]) => [v, `${label} (${v === "" ? normal : v} s)`]);
+}
+
 export function newGameDialog(game, data) {
   const ui = uiFor(game.name);
   const modes = data.modes.filter((m) => MODE_TEXT[m]);
@@ -125,8 +137,10 @@ export function newGameDialog(game, data) {
 
   const seatsBox = h("div", { class: "seats" });
   const seatRows = [];
+  const thinkers = data.think ? data.think.levels : ["veteran"];
+  const thinks = thinkChoices(game, data);
   function drawSeats() {
-    const old = seatRows.splice(0).map((r) => ({ kind: r.kind.value, name: r.name.value }));
+    const old = seatRows.splice(0).map((r) => ({ kind: r.kind.value, name: r.name.value, think: r.think.value }));
     seatsBox.replaceChildren();
     for (let i = 0; i < state.players; i++) {
       const prev = old[i];
@@ -142,11 +156,22 @@ export function newGameDialog(game, data) {
       const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
         "aria-label": `Seat ${i + 1}: name`, placeholder: `Player ${i + 1}`,
         value: prev && prev.name ? prev.name : "" });
-      const sync = () => { nameInput.disabled = kindSelect.value !== "human"; };
+      // A computer that searches (the veteran) may be given its thinking time per move.
+      const thinkSelect = h("select", { id: `ng-think-${i}`, name: `think-${i}` },
+        ...thinks.map(([v, label]) => h("option", { value: v, selected: String(v) === (prev ? prev.think : "") }, label)));
+      const thinkLabel = h("label", { class: "think-label", for: `ng-think-${i}` }, "Thinking time",
+        h("span", { class: "sr-only" }, ` of seat ${i + 1}`));
+      const sync = () => {
+        nameInput.disabled = kindSelect.value !== "human";
+        const shown = thinkers.includes(kindSelect.value);
+        thinkLabel.hidden = !shown;
+        thinkSelect.hidden = !shown;
+      };
       kindSelect.addEventListener("change", sync);
       sync();
-      seatRows.push({ kind: kindSelect, name: nameInput });
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `${i + 1}`), kindSelect, nameInput));
+      seatRows.push({ kind: kindSelect, name: nameInput, think: thinkSelect });
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `${i + 1}`), kindSelect, nameInput,
+        thinkLabel, thinkSelect));
     }
   }
   drawSeats();
@@ -197,10 +222,12 @@ export function newGameDialog(game, data) {
         error.textContent = "";
         const body = {
           game: game.name, mode: state.mode,
-          seats: seatRows.map((r, i) => {
+          seats: seatRows.map((r) => {
             const kind = r.kind.value;
             const name = r.name.value.trim();
-            return kind === "human" && name ? { kind, name } : { kind };
+            if (kind === "human") return name ? { kind, name } : { kind };
+            // "Normal" sends nothing: the server's default for the game.
+            return thinkers.includes(kind) && r.think.value !== "" ? { kind, think: Number(r.think.value) } : { kind };
           }),
           options: {},
         };
@@ -329,7 +356,7 @@ async function renderMyGames(section) {
 }
 
 function playersText(m) {
-  return m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind})`}`).join(", ");
+  return m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind}${p.think ? `, ${p.think} s` : ""})`}`).join(", ");
 }
 
 function matchItem(m) {

@@ -455,7 +455,8 @@ export class Table {
           h("span", { class: "dot", title: p.connected ? "connected" : "not connected" }),
           mark(i),
           p.name, i === view.seat ? h("span", { class: "you" }, " (you)") : null,
-          p.kind !== "human" ? h("span", { class: "kind" }, ` ${p.kind}`) : null),
+          p.kind !== "human" ? h("span", { class: "kind", title: p.think ? `thinks ${p.think} s a move` : null },
+            ` ${p.kind}${p.think ? `, ${p.think} s` : ""}`) : null),
         h("td", { class: "score" }, String(view.scores[i])),
         extra ? h("td", { class: "count" }, value === undefined || value === null ? "" : String(value)) : null);
       })));
