@@ -286,7 +286,7 @@ def test_gain_choice_and_exile() -> None:
     assert [str(a) for a in state.legal_actions()] == [
         "resource power", "resource mana", "resource tribute"]
     act(state, "resource tribute")
-    assert state.pool == [0, 1, 3]
+    assert state.pool == [0, 1, 2]
     assert keys(state, state.limbo_up) == ["gust"] and not state.played[0]
     assert state.totals[0][1] == 4  # Gust's worth left with it
 
@@ -302,14 +302,14 @@ def test_gain_per_empty_stack() -> None:
     state = position(modules=("disasters", "world"), hands={0: ["ash-cloud"]},
                      stacks={1: [], 5: []})
     act(state, "play 1")
-    assert state.pool == [0, 1 + 2, 0]
+    assert state.pool == [0, 2 + 2, 0]  # Ash Cloud's worth 2, +1 Mana an empty stack
 
 
 def test_surge_discards_from_the_deck_and_gains_its_worth() -> None:
     state = position(modules=("elements", "world"), hands={0: ["ember"]},
                      decks={0: ["mana", "power"]})
     events = act(state, "play 1")
-    assert state.pool == [1, 1, 0]
+    assert state.pool == [2, 1, 0]  # Ember's worth 2 Power, and the surged Mana
     assert keys(state, state.discards[0]) == ["mana"]
     assert "surge" in kinds(events)
 
@@ -376,13 +376,13 @@ def test_revive_gains_from_limbo() -> None:
     state = position(modules=("servants", "world"),
                      hands={0: ["wayside-shrine", "psychopomp", "acolyte"]})
     act(state, f"play {slot(state, 'wayside-shrine')}", f"card {slot(state, 'acolyte')}")
-    # Tribute: 4 starting cards, Wayside Shrine 1, Psychopomp 1 (Acolyte's 1 is gone)
-    assert keys(state, state.limbo_up) == ["acolyte"] and state.totals[0][2] == 6
+    # Tribute: 4 starting cards, Wayside Shrine 2, Psychopomp 1 (Acolyte's 1 is gone)
+    assert keys(state, state.limbo_up) == ["acolyte"] and state.totals[0][2] == 7
     act(state, "play 1")
     assert [str(a) for a in state.legal_actions()] == ["limbo 1"]
     act(state, "limbo 1")
     assert keys(state, state.discards[0]) == ["acolyte"] and not state.limbo_up
-    assert state.totals[0][2] == 7
+    assert state.totals[0][2] == 8
 
 
 def test_discount_reduces_the_any_part() -> None:
