@@ -62,7 +62,9 @@ def _row(data: dict[str, Any]) -> str:
     times = []
     for entry in data["entries"]:
         choice = entry["move_time"]["choices"]
-        times.append(f"{_ms(choice['median'])} / {_ms(choice['p95'])}")
+        cpu = entry["move_time"].get("choices_cpu", {})
+        times.append(f"{_ms(choice['median'])} / {_ms(choice['p95'])} "
+                     f"({_ms(cpu.get('median'))} / {_ms(cpu.get('p95'))})")
     return (f"| {data['game']} | {first['label']} vs {second['label']} | {data['games']} "
             f"| **{first['win_rate']:.1%}** ({low:.1%}-{high:.1%}) "
             f"| {first['average_score']:.1f} / {second['average_score']:.1f} "
@@ -77,7 +79,8 @@ def table() -> str:
                              if d["game"] in available_games() else 99, d["command"]))
     lines = [
         "| game | match-up | games | first's win rate (95% Wilson) | average scores "
-        "| special plays a game | move time median / p95, ms (choices only) | command |",
+        "| special plays a game | move time median / p95 in ms, wall (CPU), moves with a choice "
+        "| command |",
         "|---|---|---|---|---|---|---|---|",
     ]
     lines.extend(_row(d) for d in rows)

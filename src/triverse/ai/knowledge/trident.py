@@ -8,10 +8,18 @@ turn at once).
 - novice: a random play (it never passes or exchanges while it can play), but a Trio or a
   Triton it sees it takes half the time;
 - average: the best points plus half the leave's value plus a BIS square's worth;
-- veteran: determinized Monte Carlo (:mod:`triverse.ai.search`): the best candidates by the
-  average's value are each played on sampled racks and bags, followed by the opponent's reply
-  (and the extra turns of BIS squares, :data:`REPLY_PLIES` actions at most) by a greedy policy,
-  and judged by the lead plus its own rack's value (:meth:`TridentKnowledge.evaluate`).
+- veteran: determinized Monte Carlo (:mod:`triverse.ai.search`). Its candidates are the best
+  plays by points, a BIS square's worth and the tiles kept valued by :func:`leave_points` (at
+  most :data:`SAME_SQUARES` on one set of squares, so that the tiles of one play in other
+  orders do not crowd out the other plays), and the exchange that keeps the best tiles. Each is
+  played on sampled racks and bags (:meth:`TridentKnowledge.sample_world`), followed by the
+  opponent's reply (and the extra turns of BIS squares, :data:`REPLY_PLIES` actions at most) by
+  a greedy policy (:meth:`TridentKnowledge.greedy_play`), and judged by the lead plus the
+  points its own rack is worth to its next turn (:func:`rack_points`, fitted by simulation:
+  :data:`RACK_TILE_POINTS`). When the bag is empty the other racks are known, and each
+  simulation plays the game to its end. The simulations score plays with a fast scoring of
+  plain squares (:func:`play_points`), apply them without events (:func:`apply_play`) and
+  remember each board's and rack's greedy play for the search under way.
 
 >>> import random
 >>> from triverse import load_game
@@ -32,15 +40,18 @@ from typing import Any, ClassVar
 from triverse.ai.knowledge import Knowledge, score_margin
 from triverse.core.events import Event
 from triverse.core.game import State
+from triverse.core.rng import fresh_seed
 from triverse.games.trident.board import (
     ACROSS,
     DOWN,
     IS_BIS,
+    JOKER_FLAG,
     MULTIPLIER,
     cell_code,
+    update_after_play,
 )
 from triverse.games.trident.engine import TridentState
-from triverse.games.trident.movegen import generate_plays
+from triverse.games.trident.movegen import generate_exchanges, generate_plays
 from triverse.games.trident.scoring import TRIO_BONUS, TRITON_BONUS, _run
 from triverse.games.trident.tiles import (
     JOKER,
@@ -50,6 +61,7 @@ from triverse.games.trident.tiles import (
     Exchange,
     Pass,
     Placement,
+    Play,
     tile_points,
 )
 
@@ -64,13 +76,16 @@ JOKER_LEAVE = 9.0
 DUPLICATE_LEAVE = -3.0
 TRITON_HOPE = 60.0
 """What a rack that could make 15 with one more tile is worth, times the chance of drawing it."""
-TRITON_RACK = 20.0
-"""A rack of three numbers totalling 15: a Triton (+50 and a Trio) if a line of three fits."""
-JOKER_TRIO_RACK = 4.0
 RACK_W = 1.0
-"""How much the rack's value counts in a simulation's judgement."""
+"""How much the rack's value (:func:`rack_points`) counts in a simulation's judgement."""
 REPLY_PLIES = 4
 """Actions a simulation plays at most (the opponent's reply, a BIS square's extra turns)."""
+ENDGAME_PLIES = 24
+"""Actions a simulation plays at most once the bag is empty (to the end of the game)."""
+GREEDY_CACHE = 200_000
+"""Greedy plays remembered at most in one search (:meth:`TridentKnowledge.greedy_play`)."""
+SAME_SQUARES = 2
+"""Candidates on one set of squares at most (the same tiles in another order are much alike)."""
 
 
 def tile_leave(t: int) -> float:
@@ -99,28 +114,246 @@ def leave_value(rack: Sequence[int], unseen: Counter[int] | None = None) -> floa
     return value
 
 
-def rack_value(rack: Sequence[int]) -> float:
-    """The worth of a full rack (after drawing): its tiles' leave values, and the chance of a
-    Triton (three numbers totalling 15) or a Trio with a joker.
+RACK_TILE_POINTS: tuple[float, ...] = (
+    -2.52, -0.82, -0.63, 0.10, 0.58, 0.08, 0.20, 0.48,  # 0-7
+    1.39, 0.88, -1.09, -2.56, -2.37, -3.51, -5.51, -6.02,  # 8-15
+    25.29,  # a joker
+)
+"""What a tile on a full rack adds to the points of the next turn, against an average tile:
+fitted by least squares to the best play's points (:meth:`TridentKnowledge.greedy_play`) of
+12,000 racks dealt from the unseen tiles of positions of games between average players
+(:func:`measure_rack_points`). A joker is worth a Trio almost anywhere; 13, 14 and 15 are hard
+to place."""
+RACK_TRITON_POINTS = 77.82
+"""Three numbers totalling 15 on the rack: the next turn's Triton (+50, a Trio of 30 and its
+cross lines), fitted with :data:`RACK_TILE_POINTS`."""
+RACK_DUPLICATE_POINTS = -5.37
+"""Each tile the same as another on the rack, fitted with :data:`RACK_TILE_POINTS`."""
 
-    >>> rack_value([4, 5, 6]) > rack_value([4, 5, 14])
+
+def rack_points(rack: Sequence[int]) -> float:
+    """The veteran's value of a full rack: the points it adds to the next turn's best play
+    (:data:`RACK_TILE_POINTS`, a Triton in hand, tiles the same).
+
+    >>> rack_points([4, 5, 6]) > rack_points([4, 5, 16]) > rack_points([4, 5, 14])
     True
     """
-    value = sum(tile_leave(t) for t in rack)
-    counts = Counter(rack)
-    value += DUPLICATE_LEAVE * sum(c - 1 for c in counts.values() if c > 1)
-    numbers = [t for t in rack if t != JOKER]
-    if len(rack) == 3:
-        if len(numbers) == 3 and sum(numbers) == TRIO_SUM:
-            value += TRITON_RACK
-        elif len(numbers) == 2 and sum(numbers) <= TRIO_SUM:
-            value += JOKER_TRIO_RACK
+    value = 0.0
+    seen = 0
+    total = 0
+    numbers = 0
+    for t in rack:
+        value += RACK_TILE_POINTS[t]
+        if seen >> t & 1:
+            value += RACK_DUPLICATE_POINTS
+        seen |= 1 << t
+        if t != JOKER:
+            total += t
+            numbers += 1
+    if numbers == 3 and total == TRIO_SUM:
+        value += RACK_TRITON_POINTS
+    return value
+
+
+def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | None:
+    """:func:`play_points` of a play whose new tiles are all on plain squares (no multiplier:
+    a pair scores its numbers, a joker 0, a Trio 30), walking the board; ``None`` for a play
+    on a premium square (or a lone tile)."""
+    for p in tiles:
+        if MULTIPLIER[p.row * SIZE + p.col] != 1:
+            return None
+    n = len(tiles)
+    total = 0
+    if n == 1:
+        cross: tuple[int, ...] = (ACROSS, DOWN)
+    else:
+        main = ACROSS if tiles[0].row == tiles[1].row else DOWN
+        cross = (DOWN,) if main == ACROSS else (ACROSS,)
+        jokers = 0
+        if main == ACROSS:
+            row = tiles[0].row
+            cols = [p.col for p in tiles]
+            lo, hi = min(cols), max(cols)
+            base, step = row * SIZE, 1
+        else:
+            col = tiles[0].col
+            rows = [p.row for p in tiles]
+            lo, hi = min(rows), max(rows)
+            base, step = col, SIZE
+        length = hi - lo + 1
+        points = 0
+        for p in tiles:
+            if p.joker:
+                jokers += 1
+            else:
+                points += p.value
+        for q in range(lo + 1, hi):  # a tile already down between the new ones
+            code = board[base + q * step]
+            if code >= 0:
+                points += 0 if code >= JOKER_FLAG else code
+        q = lo - 1
+        while q >= 0 and board[base + q * step] >= 0:
+            code = board[base + q * step]
+            points += 0 if code >= JOKER_FLAG else code
+            length += 1
+            q -= 1
+        q = hi + 1
+        while q < SIZE and board[base + q * step] >= 0:
+            code = board[base + q * step]
+            points += 0 if code >= JOKER_FLAG else code
+            length += 1
+            q += 1
+        total += TRIO_SUM + TRIO_BONUS if length == 3 else points
+        if n == 3 and not jokers:
+            total += TRITON_BONUS
+    lines = 0
+    for p in tiles:
+        own = 0 if p.joker else p.value
+        for d in cross:
+            if d == ACROSS:
+                base, step, k = p.row * SIZE, 1, p.col
+            else:
+                base, step, k = p.col, SIZE, p.row
+            length = 1
+            points = own
+            q = k - 1
+            while q >= 0 and board[base + q * step] >= 0:
+                code = board[base + q * step]
+                points += 0 if code >= JOKER_FLAG else code
+                length += 1
+                q -= 1
+            q = k + 1
+            while q < SIZE and board[base + q * step] >= 0:
+                code = board[base + q * step]
+                points += 0 if code >= JOKER_FLAG else code
+                length += 1
+                q += 1
+            if length > 1:
+                lines += 1
+                total += TRIO_SUM + TRIO_BONUS if length == 3 else points
+    if n == 1 and not lines:
+        return None
+    return total
+
+
+def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[str, float]:
+    """How the tiles of a full rack change the next turn's points: the least-squares fit behind
+    :data:`RACK_TILE_POINTS`, :data:`RACK_TRITON_POINTS` and :data:`RACK_DUPLICATE_POINTS`.
+
+    Positions are taken from ``games`` games between average players (a fifth of the
+    positions with more than six tiles in the bag); each sample deals a rack of three from the
+    tiles the player to move has not seen (and its own) and finds the points of its best play
+    (:meth:`TridentKnowledge.greedy_play`). The points are fitted to the count of each tile on
+    the rack, a Triton in hand (three numbers totalling 15) and the tiles the same as another;
+    the tiles' values are given against the average tile of the set (their mean, each kind
+    weighted by its count, is 0). ``measure_rack_points(12000)`` gave the constants (rounded to
+    two decimals).
+    """
+    from triverse import load_game
+    from triverse.games.trident.tiles import TILE_SET
+
+    game = load_game("trident")
+    knowledge = TridentKnowledge()
+    positions: list[TridentState] = []
+    for index in range(games):
+        state = game.new_initial_state(seed=700 + index)
+        assert isinstance(state, TridentState)
+        rng = random.Random(index)
+        while not state.is_terminal():
+            if len(state.bag) > 6 and len(state.placed) > 3 and rng.random() < 0.2:
+                positions.append(state.clone())
+            mover = state.current_player
+            assert mover is not None
+            state.apply(knowledge.average_move(state, mover, rng))
+    rng = random.Random(seed)
+    size = 19  # 17 kinds of tile, a Triton in hand, tiles the same
+    normal = [[0.0] * size for _ in range(size)]
+    target = [0.0] * size
+    for _ in range(samples):
+        state = positions[rng.randrange(len(positions))]
+        mover = state.current_player
+        assert mover is not None
+        rack = sorted(rng.sample(sorted(unseen_counts(state, mover).elements())
+                                 + state.racks[mover], 3))
+        trial = state.clone()
+        trial.racks[mover] = rack
+        points = knowledge.greedy_play(trial, mover)[1]
+        features = [0.0] * size
+        for t in rack:
+            features[t] += 1.0
+        numbers = [t for t in rack if t != JOKER]
+        features[17] = 1.0 if len(numbers) == 3 and sum(numbers) == TRIO_SUM else 0.0
+        features[18] = float(sum(c - 1 for c in Counter(rack).values()))
+        for i, x in enumerate(features):
+            if x:
+                target[i] += x * points
+                row = normal[i]
+                for j, y in enumerate(features):
+                    row[j] += x * y
+    coef = _solve(normal, target)
+    counts = Counter(TILE_SET)
+    mean = sum(coef[t] * counts[t] for t in range(17)) / sum(counts.values())
+    out = {("joker" if t == JOKER else str(t)): coef[t] - mean for t in range(17)}
+    out["triton"] = coef[17]
+    out["duplicate"] = coef[18]
+    return out
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """The solution of a small linear system (Gaussian elimination with partial pivoting, and a
+    tiny ridge so that a feature never seen gets 0).
+
+    >>> _solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])
+    [1.0, 0.5]
+    """
+    n = len(vector)
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
+    for i in range(n):
+        a[i][i] += 1e-9
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col and a[r][col]:
+                factor = a[r][col] / a[col][col]
+                for c in range(col, n + 1):
+                    a[r][c] -= factor * a[col][c]
+    return [round(a[i][n] / a[i][i], 6) for i in range(n)]
+
+
+def leave_points(kept: Sequence[int], unseen: Counter[int]) -> float:
+    """The veteran's value of the tiles kept after a play, in the next turn's points: their
+    :data:`RACK_TILE_POINTS`, and for two numbers the chance that the tile drawn makes a
+    Triton with them.
+
+    >>> from triverse.games.trident.tiles import TILE_SET
+    >>> unseen = Counter(TILE_SET)  # the 83 tiles: nine 0s, one 15, two jokers
+    >>> leave_points([16], unseen) > leave_points([7, 8], unseen) > leave_points([7, 9], unseen)
+    True
+    """
+    value = rack_points(kept)
+    if len(kept) == 2 and JOKER not in kept:
+        need = TRIO_SUM - kept[0] - kept[1]
+        if 0 <= need <= 15:
+            value += RACK_TRITON_POINTS * unseen[need] / max(1, sum(unseen.values()))
     return value
 
 
 def play_points(board: Sequence[int], tiles: Sequence[Placement], triolet: bool) -> int:
     """The points of a legal play: the engine's :func:`~triverse.games.trident.scoring.score_play`
-    total, computed without its labels (tested equal)."""
+    total, computed without its labels (tested equal).
+
+    >>> from triverse.games.trident.board import new_board
+    >>> board = new_board()
+    >>> board[7 * SIZE + 7], board[7 * SIZE + 8] = 2, 4
+    >>> play_points(board, [Placement(7, 9, 9, False)], False)  # a Trio
+    30
+    >>> play_points(board, [Placement(6, 8, 3, False)], False)  # the pair 3 + 4 down
+    7
+    """
+    fast = _plain_points(board, tiles)
+    if fast is not None:
+        return fast
     overlay = {p.row * SIZE + p.col: cell_code(p.value, p.joker) for p in tiles}
     lines: list[tuple[tuple[int, ...], list[int]]] = []
     seen: set[tuple[int, int]] = set()
@@ -176,6 +409,35 @@ def play_points(board: Sequence[int], tiles: Sequence[Placement], triolet: bool)
     return total
 
 
+def apply_play(state: TridentState, play: Play, points: int) -> None:
+    """Apply a legal play worth ``points`` (:func:`play_points`) as the engine's
+    ``apply_unchecked`` does, without writing its events: for simulations (tested equal)."""
+    seat = state.order[state.turn]
+    state.scores[seat] += points
+    board = state.board
+    placed = state.placed
+    rack = state.racks[seat]
+    squares = []
+    for p in play.tiles:
+        s = p.row * SIZE + p.col
+        squares.append(s)
+        board[s] = p.value + JOKER_FLAG if p.joker else p.value
+        placed.append(s)
+        rack.remove(JOKER if p.joker else p.value)
+    update_after_play(board, state.cross, state.anchors, squares)
+    bag = state.bag
+    for _ in range(min(len(squares), len(bag))):
+        rack.append(bag.pop())
+    rack.sort()
+    state.passes = 0
+    state.idle = 0
+    state.history.append(play)
+    if not rack and not bag:
+        state._end_out(seat)
+    elif not any(IS_BIS[s] for s in squares):
+        state.turn = (state.turn + 1) % len(state.order)
+
+
 def unseen_counts(state: TridentState, seat: int) -> Counter[int]:
     """The tiles ``seat`` has not seen: the set less the board and its own rack."""
     from triverse.games.trident.tiles import TILE_SET
@@ -194,9 +456,16 @@ class TridentKnowledge(Knowledge):
 
     name: ClassVar[str] = "trident"
     win_bonus: ClassVar[float] = 60.0
-    max_candidates: ClassVar[int] = 8
+    max_candidates: ClassVar[int] = 10
     rollout_plies: ClassVar[int] = 2
     default_budget: ClassVar[float] = 0.8
+
+    def __init__(self) -> None:
+        self._template: tuple[Any, TridentState] | None = None
+        """The observation of the search going on and its first determinization."""
+        self._greedy: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
+                           tuple[Play | None, int]] = {}
+        """:meth:`greedy_play`'s answers in the search under way."""
 
     def special_play(self, event: Event) -> str | None:
         line = event.data.get("line") if event.data else None
@@ -258,38 +527,162 @@ class TridentKnowledge(Knowledge):
         return max(valued, key=lambda item: (item[1], rng.random()))[0]
 
     # --- the veteran's search ----------------------------------------------------------------
+    def sample_world(self, game: Any, observation: Any, rng: random.Random,
+                     memory: Any) -> AnyState:
+        """A determinization, as :meth:`TridentGame.determinize` deals it but faster: a first
+        determinization of the observation (its board, cross-check masks and anchors) is kept
+        as a template, and each world is a copy of it with the unseen tiles (the other racks,
+        the tiles aside and the bag) dealt afresh, shuffled by ``rng`` alone (so the worlds do
+        not depend on whether the template was already there)."""
+        cached = self._template
+        if cached is None or cached[0] is not observation:
+            template = game.determinize(observation, random.Random(0))
+            self._template = cached = (observation, template)
+            self._greedy.clear()
+        state = cached[1].clone()
+        seat = observation.player
+        pool: list[int] = []
+        for other, rack in enumerate(state.racks):
+            if other != seat:
+                pool.extend(rack)
+        pool.extend(state.aside)
+        pool.extend(state.bag)
+        pool.sort()
+        rng.shuffle(pool)
+        for other, rack in enumerate(state.racks):
+            if other != seat:
+                count = len(rack)
+                state.racks[other] = sorted(pool[:count])
+                pool = pool[count:]
+        aside = len(state.aside)
+        state.aside = sorted(pool[:aside])
+        state.bag = pool[aside:]
+        state.seed = fresh_seed(rng)
+        state._setup = state._position_json()
+        return state
+
     def candidates(self, state: AnyState, seat: int, rng: random.Random, limit: int
                    ) -> list[tuple[Any, float]]:
         assert isinstance(state, TridentState)
-        valued = self.valued(state, seat)
+        valued = self.veteran_valued(state, seat)
         valued.sort(key=lambda item: -item[1])
-        out = valued[:limit]
-        if not any(isinstance(a, (Exchange, Pass)) for a, _ in out):
-            extra = [item for item in valued if isinstance(item[0], Exchange)]
-            if extra:
-                out.append(extra[0])
+        out: list[tuple[Any, float]] = []
+        per_squares: Counter[tuple[int, ...]] = Counter()
+        for item in valued:
+            if len(out) >= limit:
+                break
+            action = item[0]
+            if isinstance(action, Play):
+                where = tuple(sorted(action.squares))
+                if per_squares[where] >= SAME_SQUARES:
+                    continue
+                per_squares[where] += 1
+            out.append(item)
+        if not any(isinstance(a, (Exchange, Pass)) for a, _ in out) \
+                and len(state.bag) >= state.rules.exchange_min:
+            # The exchange that keeps the best leave (the average never exchanges while it
+            # can play; the search judges whether a fresh draw is worth a turn).
+            rack = state.racks[seat]
+            unseen = unseen_counts(state, seat)
+            best: tuple[float, Exchange] | None = None
+            for exchange in generate_exchanges(rack):
+                kept = list(rack)
+                for t in exchange.tiles:
+                    kept.remove(t)
+                value = leave_points(kept, unseen) - len(exchange.tiles) * 1e-3
+                if best is None or value > best[0]:
+                    best = (value, exchange)
+            if best is not None:
+                out.append((best[1], best[0] - 20.0))
         return out
 
+    def veteran_valued(self, state: TridentState, seat: int) -> list[tuple[Any, float]]:
+        """Every legal action with the veteran's quick value (the order its candidates are
+        taken in): points, a BIS square's worth, and the tiles kept by :func:`leave_points`."""
+        rack = state.racks[seat]
+        plays = generate_plays(state.board, state.cross, state.anchors, rack, state.placed)
+        if not plays:
+            return self.valued(state, seat)
+        unseen = unseen_counts(state, seat)
+        triolet = state.rules.triolet_multipliers
+        leaves: dict[tuple[int, ...], float] = {}
+        out: list[tuple[Any, float]] = []
+        for play in plays:
+            kept = list(rack)
+            for kind in play.kinds:
+                kept.remove(kind)
+            key = tuple(kept)
+            leave = leaves.get(key)
+            if leave is None:
+                leave = leaves[key] = leave_points(kept, unseen)
+            value = play_points(state.board, play.tiles, triolet) + leave
+            if any(IS_BIS[s] for s in play.squares):
+                value += BIS_VALUE
+            out.append((play, value))
+        return out
+
+    def greedy_play(self, state: TridentState, seat: int) -> tuple[Play | None, int]:
+        """The seat's play with the most points now (a BIS square counting
+        :data:`BIS_VALUE`; ties: the first generated), and its points; ``(None, 0)`` if it
+        cannot play. Remembered for the search under way (it depends on the board and the rack
+        alone, so remembering changes no result)."""
+        rack = state.racks[seat]
+        board = state.board
+        triolet = state.rules.triolet_multipliers
+        key = (tuple([s * 32 + board[s] for s in state.placed]), tuple(rack), triolet)
+        found = self._greedy.get(key)
+        if found is not None:
+            return found
+        plays = generate_plays(board, state.cross, state.anchors, rack, state.placed)
+        best: Play | None = None
+        best_value = -1.0
+        best_points = 0
+        for play in plays:
+            tiles = play.tiles
+            points = play_points(board, tiles, triolet)
+            if points + BIS_VALUE <= best_value:
+                continue
+            value = points + BIS_VALUE if any(IS_BIS[p.row * SIZE + p.col] for p in tiles) \
+                else points
+            if value > best_value:
+                best, best_value, best_points = play, value, points
+        if len(self._greedy) >= GREEDY_CACHE:
+            self._greedy.clear()
+        found = self._greedy[key] = (best, best_points)
+        return found
+
+    def rollout_step(self, state: TridentState, rng: random.Random) -> None:
+        """One action of a simulation: :meth:`rollout_move`, applied fast."""
+        seat = state.order[state.turn]
+        play, points = self.greedy_play(state, seat)
+        if play is None:
+            state.apply_unchecked(self.average_move(state, seat, rng))
+        else:
+            apply_play(state, play, points)
+
     def rollout_move(self, state: AnyState, rng: random.Random) -> Any:
-        """The opponent in a simulation: the most points now (and a BIS square), fast."""
+        """A player in a simulation: the most points now (and a BIS square), fast."""
         assert isinstance(state, TridentState)
         seat = state.current_player
         assert seat is not None
-        plays = generate_plays(state.board, state.cross, state.anchors, state.racks[seat],
-                               state.placed)
-        if not plays:
+        play, _ = self.greedy_play(state, seat)
+        if play is None:
             return self.average_move(state, seat, rng)
-        triolet = state.rules.triolet_multipliers
-        board = state.board
-        return max(plays, key=lambda p: (play_points(board, p.tiles, triolet)
-                                         + (BIS_VALUE if any(IS_BIS[s] for s in p.squares)
-                                            else 0.0), rng.random()))
+        return play
 
     def playout(self, state: AnyState, seat: int, rng: random.Random) -> float:
         """The opponents reply (until it is the seat's turn again, or a few actions), then the
-        position is judged."""
+        position is judged. Once the bag is empty (the other racks then hold the unseen tiles,
+        but for the ``triolet`` variant's tiles set aside), the game is played out to its end.
+        """
         assert isinstance(state, TridentState)
         state = state.clone()
+        if not state.bag:
+            plies = 0
+            while not state.is_terminal() and plies < ENDGAME_PLIES:
+                self.rollout_step(state, rng)
+                plies += 1
+            return self.evaluate(state, seat)
         plies = 0
         replied = False
         while not state.is_terminal() and plies < REPLY_PLIES:
@@ -297,7 +690,7 @@ class TridentKnowledge(Knowledge):
             if mover == seat and replied:
                 break
             replied = replied or mover != seat  # (the seat moves first after a BIS square)
-            state.apply_unchecked(self.rollout_move(state, rng))
+            self.rollout_step(state, rng)
             plies += 1
         return self.evaluate(state, seat)
 
@@ -309,7 +702,7 @@ class TridentKnowledge(Knowledge):
             if seat in winners:
                 value += self.win_bonus / len(winners)
             return value
-        mine = RACK_W * rack_value(state.racks[seat])
+        mine = RACK_W * rack_points(state.racks[seat])
         if not state.bag:
             # The end is near: the tiles left are worth their numbers to whoever goes out.
             mine -= 0.5 * sum(tile_points(t) for t in state.racks[seat])
