@@ -310,12 +310,9 @@ class TileKnowledge(Knowledge):
 
     def evaluate(self, state: AnyState, seat: int) -> float:
         assert isinstance(state, TileState)
-        value = score_margin(state.scores, seat)
         if state.is_terminal():
-            winners = state.result().winners
-            if seat in winners:
-                value += self.win_bonus / len(winners)
-            return value
+            return super().evaluate(state, seat)
+        value = score_margin(state.scores, seat)
         if state.placed:
             totals = state.hand_totals()
             mine = totals[seat]

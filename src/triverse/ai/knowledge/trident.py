@@ -696,12 +696,9 @@ class TridentKnowledge(Knowledge):
 
     def evaluate(self, state: AnyState, seat: int) -> float:
         assert isinstance(state, TridentState)
-        value = score_margin(state.scores, seat)
         if state.is_terminal():
-            winners = state.result().winners
-            if seat in winners:
-                value += self.win_bonus / len(winners)
-            return value
+            return super().evaluate(state, seat)
+        value = score_margin(state.scores, seat)
         mine = RACK_W * rack_points(state.racks[seat])
         if not state.bag:
             # The end is near: the tiles left are worth their numbers to whoever goes out.
