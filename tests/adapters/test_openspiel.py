@@ -437,3 +437,20 @@ def test_rank_returns_for_a_four_player_game() -> None:
     expected = [(sum(r > mine for r in result.ranks) - sum(r < mine for r in result.ranks)) / 3
                 for mine in result.ranks]
     assert state.returns() == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("case", DEFAULT_CASES + DEFAULT_OPTION_CASES, ids=case_id)
+def test_an_observation_string_determines_the_legal_actions(case: Case) -> None:
+    # ISMCTS keys its nodes by the mover's observation string: two states that the mover
+    # cannot tell apart must offer the same actions (a Trivinity effect's step once was
+    # missing from the observation, and ISMCTS met an action its node did not know).
+    game = load(case)
+    rng = random.Random(5)
+    seen: dict[str, list[int]] = {}
+    for index in range(25):
+        for state in playout(game.new_initial_state(seed=index), rng):
+            if state.is_terminal() or state.is_chance_node():
+                continue
+            key = state.observation_string(state.current_player())
+            legal = state.legal_actions()
+            assert seen.setdefault(key, legal) == legal, key

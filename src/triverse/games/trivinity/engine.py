@@ -1362,8 +1362,12 @@ class TrivinityObservation(Observation):
     def to_json(self) -> dict[str, Any]:
         pending = None
         if self.pending is not None:
+            # Which step of which card asks (part, step), for whom (owner, victim): the
+            # legal answers depend on it, so two observations that differ here must differ.
             pending = {"player": self.pending.player, "kind": self.pending.kind,
-                       "optional": self.pending.optional, "card": self.pending.card}
+                       "optional": self.pending.optional, "card": self.pending.card,
+                       "owner": self.pending.owner, "part": self.pending.part,
+                       "step": self.pending.index, "victim": self.pending.victim}
         return {
             "player": self.player,
             "modules": list(self.modules),
