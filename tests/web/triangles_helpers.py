@@ -4,9 +4,9 @@ the position as the server holds it, and drawing lines through the UI as a perso
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from web_helpers import fill_seats, open_new_game, submit_new_game
 from web_support import LiveServer
 
 from triverse.games.triangles import Line, TrianglesState
@@ -20,45 +20,18 @@ def start_triangles(page: Any, base: str, mode: str = "computer",
                     again: bool = False, seed: int = 7, shot: str | None = None) -> str:
     """Create a Triangles game through the lobby's New Game dialog (board and "Play again after
     a triangle" chosen there); returns the match id once the table shows."""
-    page.goto(f"{base}/?seed={seed}")
-    page.wait_for_selector("body[data-ready='true']")
-    page.click("[data-new-game='triangles']")
-    dialog = page.locator("dialog.new-game-dialog")
-    dialog.locator(f"input[name='mode'][value='{mode}']").check()
-    for i, kind in enumerate(seats or []):
-        select = dialog.locator(f"select[name='kind-{i}']")
-        if select.is_enabled():
-            select.select_option(kind)
-        name = dialog.locator(f"input[name='name-{i}']")
-        if kind == "human" and name.is_enabled():
-            name.fill(["Ann", "Bob"][i])
+    dialog = open_new_game(page, base, "triangles", mode, seed)
+    fill_seats(dialog, seats or [], count=False)
     dialog.locator("#opt-board").select_option(board)
     if again:
         dialog.locator("#opt-again").check()
-    if shot:
-        from web_support import screenshot
-        screenshot(page, shot)
-    dialog.locator("button[data-value='start']").click()
-    page.wait_for_url(re.compile(r"/play/"))
-    page.wait_for_selector("body[data-board-ready='true']")
-    found = re.search(r"/play/([^/?#]+)", page.url)
-    assert found
-    return found.group(1)
+    return submit_new_game(page, dialog, shot)
 
 
 def state_of(server: LiveServer, mid: str) -> TrianglesState:
-    """The match's position now, replayed from its seed and stored moves (the server's own)."""
-    service = server.app.state.service
-
-    async def replay() -> TrianglesState:
-        live = await service.live(mid, fresh=True)
-        state = live.game.new_initial_state(seed=live.seed)
-        for entry in live.log:
-            state.apply_notation(entry.action)
-        assert isinstance(state, TrianglesState)
-        return state
-
-    state: TrianglesState = server.call(replay)
+    """The match's position now (the server's own)."""
+    state = server.state(mid)
+    assert isinstance(state, TrianglesState)
     return state
 
 

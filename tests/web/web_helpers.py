@@ -40,33 +40,57 @@ def short_options(page: Any, game: str) -> None:
                 select.fill(minimum)
 
 
-def start_game(page: Any, base: str, game: str, mode: str = "computer", seats: list[str] | None
-               = None, seed: int = 7, short: bool = True) -> str:
-    """Create a game through the lobby's New Game dialog; returns the match id (after the
-    navigation to the table, except for online games, which stay on the invite dialog)."""
+def open_new_game(page: Any, base: str, game: str, mode: str = "computer",
+                  seed: int = 7) -> Any:
+    """Open the lobby's New Game dialog for ``game`` with ``mode`` chosen; returns the dialog."""
     page.goto(f"{base}/?seed={seed}")
     page.wait_for_selector("body[data-ready='true']")
     page.click(f"[data-new-game='{game}']")
     dialog = page.locator("dialog.new-game-dialog")
     dialog.locator(f"input[name='mode'][value='{mode}']").check()
-    if seats is not None:
+    return dialog
+
+
+def fill_seats(dialog: Any, seats: list[str], count: bool = True) -> None:
+    """Choose each seat's kind (and name the human ones); ``count``: set the number of players
+    first."""
+    if count:
         dialog.locator("#ng-players").select_option(str(len(seats)))
-        for i, kind in enumerate(seats):
-            select = dialog.locator(f"select[name='kind-{i}']")
-            if select.is_enabled():
-                select.select_option(kind)
-            name = dialog.locator(f"input[name='name-{i}']")
-            if kind == "human" and name.is_enabled():
-                name.fill(["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"][i])
-    if short:
-        short_options(page, game)
+    for i, kind in enumerate(seats):
+        select = dialog.locator(f"select[name='kind-{i}']")
+        if select.is_enabled():
+            select.select_option(kind)
+        name = dialog.locator(f"input[name='name-{i}']")
+        if kind == "human" and name.is_enabled():
+            name.fill(["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"][i])
+
+
+def submit_new_game(page: Any, dialog: Any, shot: str | None = None) -> str:
+    """Start the game of the New Game dialog (a screenshot of the dialog first, if named) and
+    wait for its table; returns the match id."""
+    if shot:
+        from web_support import screenshot
+        screenshot(page, shot)
     dialog.locator("button[data-value='start']").click()
-    if mode == "online":
-        page.wait_for_selector("dialog.invite-dialog")
-        return ""
     page.wait_for_url(re.compile(r"/play/"))
     page.wait_for_selector("body[data-board-ready='true']")
     return match_id(page)
+
+
+def start_game(page: Any, base: str, game: str, mode: str = "computer", seats: list[str] | None
+               = None, seed: int = 7, short: bool = True) -> str:
+    """Create a game through the lobby's New Game dialog; returns the match id (after the
+    navigation to the table, except for online games, which stay on the invite dialog)."""
+    dialog = open_new_game(page, base, game, mode, seed)
+    if seats is not None:
+        fill_seats(dialog, seats)
+    if short:
+        short_options(page, game)
+    if mode == "online":
+        dialog.locator("button[data-value='start']").click()
+        page.wait_for_selector("dialog.invite-dialog")
+        return ""
+    return submit_new_game(page, dialog)
 
 
 def match_id(page: Any) -> str:

@@ -109,6 +109,21 @@ class LiveServer:
         return result
 
 
+    def state(self, match_id: str) -> Any:
+        """The match's position now, replayed from its seed and stored moves (the server's
+        own)."""
+        service = self.app.state.service
+
+        async def replay() -> Any:
+            live = await service.live(match_id, fresh=True)
+            state = live.game.new_initial_state(seed=live.seed)
+            for entry in live.log:
+                state.apply_notation(entry.action)
+            return state
+
+        return self.call(replay)
+
+
 def screenshot(page: Any, name: str) -> Path:
     """Save a screenshot under test-artifacts/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -4,9 +4,9 @@ placement, dragging from the rack, the notation box, the Exchange and Pass butto
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from web_helpers import open_new_game, submit_new_game
 from web_support import LiveServer
 
 from triverse.games.trident.engine import TridentState
@@ -17,37 +17,16 @@ def start_trident(page: Any, base: str, seed: int = 7, shot: str | None = None,
                   time_limit: int | None = None) -> str:
     """Create a Trident game against the computer through the lobby (a turn's time limit in
     seconds, if given); returns the match id."""
-    page.goto(f"{base}/?seed={seed}")
-    page.wait_for_selector("body[data-ready='true']")
-    page.click("[data-new-game='trident']")
-    dialog = page.locator("dialog.new-game-dialog")
-    dialog.locator("input[name='mode'][value='computer']").check()
+    dialog = open_new_game(page, base, "trident", "computer", seed)
     if time_limit is not None:
         dialog.locator("#opt-time_limit").fill(str(time_limit))
-    if shot:
-        from web_support import screenshot
-        screenshot(page, shot)
-    dialog.locator("button[data-value='start']").click()
-    page.wait_for_url(re.compile(r"/play/"))
-    page.wait_for_selector("body[data-board-ready='true']")
-    found = re.search(r"/play/([^/?#]+)", page.url)
-    assert found
-    return found.group(1)
+    return submit_new_game(page, dialog, shot)
 
 
 def state_of(server: LiveServer, mid: str) -> TridentState:
-    """The match's position now, replayed from its seed and stored moves (the server's own)."""
-    service = server.app.state.service
-
-    async def replay() -> TridentState:
-        live = await service.live(mid, fresh=True)
-        state = live.game.new_initial_state(seed=live.seed)
-        for entry in live.log:
-            state.apply_notation(entry.action)
-        assert isinstance(state, TridentState)
-        return state
-
-    state: TridentState = server.call(replay)
+    """The match's position now (the server's own)."""
+    state = server.state(mid)
+    assert isinstance(state, TridentState)
     return state
 
 

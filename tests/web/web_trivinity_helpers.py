@@ -4,33 +4,22 @@ reading the position as the server holds it, and acting through the UI as a pers
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from web_helpers import open_new_game, submit_new_game
 
 
 def start_trivinity(page: Any, base: str, turn_limit: int = 6, seed: int = 5,
                     shot: str | None = None) -> str:
     """Create a Trivinity game against the novice through the lobby's New Game dialog (the
     turn limit set under "More options"); returns the match id once the table shows."""
-    page.goto(f"{base}/?seed={seed}")
-    page.wait_for_selector("body[data-ready='true']")
-    page.click("[data-new-game='trivinity']")
-    dialog = page.locator("dialog.new-game-dialog")
-    dialog.locator("input[name='mode'][value='computer']").check()
+    dialog = open_new_game(page, base, "trivinity", "computer", seed)
     select = dialog.locator("select[name='kind-1']")
     if select.count() and select.is_enabled():
         select.select_option("novice")
     dialog.locator("summary").click()
     dialog.locator("#opt-turn_limit").fill(str(turn_limit))
-    if shot:
-        from web_support import screenshot
-        screenshot(page, shot)
-    dialog.locator("button[data-value='start']").click()
-    page.wait_for_url(re.compile(r"/play/"))
-    page.wait_for_selector("body[data-board-ready='true']")
-    found = re.search(r"/play/([^/?#]+)", page.url)
-    assert found
-    return found.group(1)
+    return submit_new_game(page, dialog, shot)
 
 
 def observation(server: Any, mid: str, seat: int) -> dict[str, Any]:
