@@ -155,6 +155,29 @@ def rack_points(rack: Sequence[int]) -> float:
     return value
 
 
+def _outward(board: Sequence[int], base: int, step: int, lo: int, hi: int) -> tuple[int, int]:
+    """The numbers (a joker counts 0) and the count of the tiles already down next to squares
+    ``lo`` to ``hi`` of one line, walking outwards from both ends to the first empty square."""
+    points = extra = 0
+    q = lo - 1
+    while q >= 0:
+        code = board[base + q * step]
+        if code < 0:
+            break
+        points += 0 if code >= JOKER_FLAG else code
+        extra += 1
+        q -= 1
+    q = hi + 1
+    while q < SIZE:
+        code = board[base + q * step]
+        if code < 0:
+            break
+        points += 0 if code >= JOKER_FLAG else code
+        extra += 1
+        q += 1
+    return points, extra
+
+
 def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | None:
     """:func:`play_points` of a play whose new tiles are all on plain squares (no multiplier:
     a pair scores its numbers, a joker 0, a Trio 30), walking the board; ``None`` for a play
@@ -191,18 +214,9 @@ def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | Non
             code = board[base + q * step]
             if code >= 0:
                 points += 0 if code >= JOKER_FLAG else code
-        q = lo - 1
-        while q >= 0 and board[base + q * step] >= 0:
-            code = board[base + q * step]
-            points += 0 if code >= JOKER_FLAG else code
-            length += 1
-            q -= 1
-        q = hi + 1
-        while q < SIZE and board[base + q * step] >= 0:
-            code = board[base + q * step]
-            points += 0 if code >= JOKER_FLAG else code
-            length += 1
-            q += 1
+        more, extra = _outward(board, base, step, lo, hi)
+        points += more
+        length += extra
         total += TRIO_SUM + TRIO_BONUS if length == 3 else points
         if n == 3 and not jokers:
             total += TRITON_BONUS
@@ -214,20 +228,9 @@ def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | Non
                 base, step, k = p.row * SIZE, 1, p.col
             else:
                 base, step, k = p.col, SIZE, p.row
-            length = 1
-            points = own
-            q = k - 1
-            while q >= 0 and board[base + q * step] >= 0:
-                code = board[base + q * step]
-                points += 0 if code >= JOKER_FLAG else code
-                length += 1
-                q -= 1
-            q = k + 1
-            while q < SIZE and board[base + q * step] >= 0:
-                code = board[base + q * step]
-                points += 0 if code >= JOKER_FLAG else code
-                length += 1
-                q += 1
+            more, extra = _outward(board, base, step, k, k)
+            points = own + more
+            length = 1 + extra
             if length > 1:
                 lines += 1
                 total += TRIO_SUM + TRIO_BONUS if length == 3 else points
