@@ -47,12 +47,11 @@ from triverse.games.trident.board import (
     IS_BIS,
     JOKER_FLAG,
     MULTIPLIER,
-    cell_code,
     update_after_play,
 )
 from triverse.games.trident.engine import TridentState
 from triverse.games.trident.movegen import generate_exchanges, generate_plays
-from triverse.games.trident.scoring import TRIO_BONUS, TRITON_BONUS, _run
+from triverse.games.trident.scoring import TRIO_BONUS, TRITON_BONUS, play_lines
 from triverse.games.trident.tiles import (
     JOKER,
     PASS,
@@ -357,16 +356,8 @@ def play_points(board: Sequence[int], tiles: Sequence[Placement], triolet: bool)
     fast = _plain_points(board, tiles)
     if fast is not None:
         return fast
-    overlay = {p.row * SIZE + p.col: cell_code(p.value, p.joker) for p in tiles}
-    lines: list[tuple[tuple[int, ...], list[int]]] = []
-    seen: set[tuple[int, int]] = set()
-    for s in overlay:
-        for d in (ACROSS, DOWN):
-            squares = _run(board, overlay, s, d)
-            if len(squares) < 2 or (d, squares[0]) in seen:
-                continue
-            seen.add((d, squares[0]))
-            lines.append((squares, [overlay[q] if q in overlay else board[q] for q in squares]))
+    overlay, found = play_lines(board, tiles)
+    lines = [(squares, codes) for _d, squares, codes in found]
     if not lines:
         (p,) = tiles
         return 0 if p.joker else p.value * MULTIPLIER[p.row * SIZE + p.col]

@@ -145,15 +145,13 @@ def _label(line: _Line, points: int, triolet: bool, triton_main: bool) -> str:
     return f"Trio {'+'.join(terms)} = {points - TRIO_BONUS}, +15 bonus = {points}"
 
 
-def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
-               names: tuple[str, str] = ("Triton", "Triolet")) -> list[ScoreItem]:
-    """The scoring items of a legal play of ``tiles`` on ``board`` (before it is placed).
-
-    ``triolet`` selects the ``triolet`` variant's multipliers; ``names`` are what the bonus for
-    all three rack tiles is called in the seed's rules and in the variant.
-    """
+def play_lines(board: Sequence[int], tiles: Sequence[Placement]
+               ) -> tuple[dict[int, int], list[tuple[int, tuple[int, ...], list[int]]]]:
+    """The lines of two or more tiles that a play of ``tiles`` on ``board`` makes or extends:
+    the new tiles' codes by square (the *overlay*), and each line as (direction, its squares,
+    their codes), each line once."""
     overlay = {p.row * SIZE + p.col: cell_code(p.value, p.joker) for p in tiles}
-    lines: list[_Line] = []
+    lines: list[tuple[int, tuple[int, ...], list[int]]] = []
     seen: set[tuple[int, int]] = set()
     for s in overlay:
         for d in (ACROSS, DOWN):
@@ -161,8 +159,20 @@ def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
             if len(squares) < 2 or (d, squares[0]) in seen:
                 continue
             seen.add((d, squares[0]))
-            codes = [overlay[q] if q in overlay else board[q] for q in squares]
-            lines.append(_Line(d, squares, codes, {}))
+            lines.append((d, squares, [overlay[q] if q in overlay else board[q]
+                                       for q in squares]))
+    return overlay, lines
+
+
+def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
+               names: tuple[str, str] = ("Triton", "Triolet")) -> list[ScoreItem]:
+    """The scoring items of a legal play of ``tiles`` on ``board`` (before it is placed).
+
+    ``triolet`` selects the ``triolet`` variant's multipliers; ``names`` are what the bonus for
+    all three rack tiles is called in the seed's rules and in the variant.
+    """
+    overlay, found = play_lines(board, tiles)
+    lines = [_Line(d, squares, codes, {}) for d, squares, codes in found]
     if not lines:
         (p,) = tiles
         s = p.row * SIZE + p.col
