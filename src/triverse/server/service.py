@@ -19,8 +19,9 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -553,14 +554,8 @@ class MatchService:
                 missed = live.deadline
                 await self._advance(live, seat, None)
             else:
-                try:
+                with _refusals():
                     action = state.parse_action(text)
-                except GameOverError as exc:
-                    raise ServerError("game_over", str(exc)) from None
-                except NotationError as exc:
-                    raise ServerError("bad_notation", str(exc)) from None
-                except IllegalActionError as exc:
-                    raise ServerError("illegal_action", str(exc)) from None
                 if self._is_time_out(live, action):
                     raise ServerError("reserved_action", f"{text.strip()!r} is the time-out: "
                                       "the server records it when a turn's time runs out, and "
@@ -773,14 +768,8 @@ class MatchService:
         if state.current_player != seat:
             raise ServerError("not_your_turn", f"it is seat {state.current_player}'s turn, not "
                               f"seat {seat}'s: a preview is for the seat to move")
-        try:
+        with _refusals():
             result = preview(text)
-        except GameOverError as exc:
-            raise ServerError("game_over", str(exc)) from None
-        except NotationError as exc:
-            raise ServerError("bad_notation", str(exc)) from None
-        except IllegalActionError as exc:
-            raise ServerError("illegal_action", str(exc)) from None
         to_json = getattr(result, "to_json", None)
         data = to_json() if callable(to_json) else jsonable(result)
         if not isinstance(data, dict):
@@ -1099,6 +1088,20 @@ class MatchService:
                 })
             return out
 
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The engine's refusals of an action as the protocol's errors (``game_over``,
+    ``bad_notation``, ``illegal_action``)."""
+    try:
+        yield
+    except GameOverError as exc:
+        raise ServerError("game_over", str(exc)) from None
+    except NotationError as exc:
+        raise ServerError("bad_notation", str(exc)) from None
+    except IllegalActionError as exc:
+        raise ServerError("illegal_action", str(exc)) from None
 
 
 def _decisions(record: Record, seat: int) -> int:
