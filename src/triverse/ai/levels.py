@@ -23,33 +23,43 @@ import random
 from typing import Any
 
 from triverse.ai.basic import Player
-from triverse.ai.knowledge import Memory, knowledge_for
+from triverse.ai.knowledge import Knowledge, Memory, knowledge_for
 from triverse.ai.search import SearchLimits, SearchResult, clock_function
-from triverse.core.game import Game, Observation
+from triverse.core.game import Game, Observation, State
 
 
-class NovicePlayer(Player):
+class _OneMovePlayer(Player):
+    """A level that asks the game's knowledge for its move on one determinization."""
+
+    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
+        state = self._state_for(game, observation, rng)
+        seat = observation.player
+        assert seat is not None
+        return self.move(knowledge_for(game), state, seat, rng)
+
+    def move(self, knowledge: Knowledge, state: State[Any], seat: int,
+             rng: random.Random) -> Any:
+        raise NotImplementedError
+
+
+class NovicePlayer(_OneMovePlayer):
     """Novice: little thought, but nothing absurd (see each game's knowledge)."""
 
     level = "novice"
 
-    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
-        state = self._state_for(game, observation, rng)
-        seat = observation.player
-        assert seat is not None
-        return knowledge_for(game).novice_move(state, seat, rng)
+    def move(self, knowledge: Knowledge, state: State[Any], seat: int,
+             rng: random.Random) -> Any:
+        return knowledge.novice_move(state, seat, rng)
 
 
-class AveragePlayer(Player):
+class AveragePlayer(_OneMovePlayer):
     """Average: the game's one-move heuristic (see each game's knowledge)."""
 
     level = "average"
 
-    def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
-        state = self._state_for(game, observation, rng)
-        seat = observation.player
-        assert seat is not None
-        return knowledge_for(game).average_move(state, seat, rng)
+    def move(self, knowledge: Knowledge, state: State[Any], seat: int,
+             rng: random.Random) -> Any:
+        return knowledge.average_move(state, seat, rng)
 
 
 class VeteranPlayer(Player):
@@ -58,17 +68,19 @@ class VeteranPlayer(Player):
     ``max_worlds`` caps the search's rounds; with ``time_budget=float("inf")`` the choice then
     depends on the random generator alone (tests, reviews). ``clock``: ``"wall"`` (the default)
     or ``"cpu"`` (process CPU time: the arena's load-independent strength measurements).
+    ``min_worlds``: rounds searched whatever the clock says (reviews).
     """
 
     level = "veteran"
 
     def __init__(self, time_budget: float = 0.0, max_worlds: int | None = None,
-                 clock: str = "wall") -> None:
+                 clock: str = "wall", min_worlds: int = 1) -> None:
         if time_budget < 0:
             raise ValueError(f"a time budget is 0 (the default) or more seconds, not "
                              f"{time_budget}")
         self.time_budget = time_budget
         self.max_worlds = max_worlds
+        self.min_worlds = min_worlds
         self.clock = clock
         clock_function(clock)
         self.memory: Memory = {}
@@ -80,7 +92,8 @@ class VeteranPlayer(Player):
     def limits(self, game: Game[Any, Any]) -> SearchLimits:
         """The search limits for ``game``."""
         budget = self.time_budget or knowledge_for(game).default_budget
-        return SearchLimits(budget, self.max_worlds, clock=self.clock)
+        return SearchLimits(budget, self.max_worlds, clock=self.clock,
+                            min_worlds=self.min_worlds)
 
     def choose(self, game: Game[Any, Any], observation: Observation, rng: random.Random) -> Any:
         return knowledge_for(game).veteran_move(game, observation, rng, self.limits(game),
