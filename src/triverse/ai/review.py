@@ -35,6 +35,9 @@ from triverse.core.rng import derive, fresh_seed
 
 REVIEW_BUDGET = 1.0
 """Seconds the veteran thinks about each reviewed decision, by default."""
+REVIEW_MIN_WORLDS = 3
+"""Worlds every reviewed decision is searched in, however short the budget: fewer cannot
+estimate the noise of a difference (:meth:`SearchResult.difference`)."""
 CONFIDENCE = 2.0
 """A decision is flagged only if the estimated loss is at least this many standard errors of
 the estimate: a difference the simulations' luck could explain is not a mistake."""
@@ -107,7 +110,7 @@ def review(
     """
     state = record.initial_state()
     game = state.game
-    player = VeteranPlayer(time_budget, max_worlds)
+    player = VeteranPlayer(time_budget, max_worlds, min_worlds=REVIEW_MIN_WORLDS)
     base = record.seed if seed is None else seed
     out: list[MoveReview] = []
     before = state.clone()

@@ -65,6 +65,9 @@ class SearchLimits:
     max_worlds: int | None = None
     max_candidates: int | None = None
     clock: str = "wall"
+    min_worlds: int = 1
+    """Rounds the search completes whatever the clock says (a review needs a few worlds to
+    tell a loss from noise, even on a busy machine)."""
     """``"wall"``: the budget is wall-clock seconds (what a player waits); ``"cpu"``: seconds of
     this process's CPU time, so that a search is as strong on a busy machine as on an idle one
     (the arena's strength measurements; ``docs/ai.md``)."""
@@ -196,7 +199,7 @@ def determinized_search(
     worlds = 0
     max_worlds = limits.max_worlds
     while max_worlds is None or worlds < max_worlds:
-        if worlds and now() >= deadline:
+        if worlds >= limits.min_worlds and now() >= deadline:
             break
         world = root if worlds == 0 else knowledge.sample_world(game, observation, rng, memory)
         seed = rng.getrandbits(64)
@@ -206,7 +209,7 @@ def determinized_search(
             child = world.clone()
             child.apply_unchecked(estimate.action)
             values.append(knowledge.playout(child, seat, random.Random(seed)))
-            if worlds and max_worlds is None and now() >= deadline:
+            if worlds >= limits.min_worlds and max_worlds is None and now() >= deadline:
                 cut = True
                 break
         if cut:
