@@ -104,3 +104,31 @@ def test_novice_and_average_play_many_seeded_games_to_the_end(name: str) -> None
         final = play_out(game, bots, seed)
         assert final.is_terminal()
         assert final.result().winners
+
+
+def test_veteran_stops_thinking_once_its_mind_is_made_up() -> None:
+    """Without a clock, a clear decision ends long before the search's cap of worlds: every
+    move left is clearly worse than the choice, or no better by more than the indifference."""
+    from triverse.ai.knowledge import knowledge_for
+    from triverse.ai.search import (ENOUGH_WORLDS, SETTLE_Z, SearchLimits,
+                                    determinized_search)
+
+    game = load_game("trident")
+    state = game.new_initial_state(seed=100)
+    rng = random.Random(0)
+    for _ in range(20):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(AveragePlayer().choose(game, state.observation(seat), rng))
+    seat = state.current_player
+    assert seat is not None
+    knowledge = knowledge_for(game)
+    result = determinized_search(game, state.observation(seat), random.Random(1), knowledge,
+                                 SearchLimits(float("inf")))
+    assert 16 <= result.worlds < ENOUGH_WORLDS
+    for estimate in result.estimates[1:]:
+        if estimate.count == result.worlds:
+            found = result.difference(result.best, estimate.action)
+            assert found is not None
+            mean, error = found
+            assert mean - SETTLE_Z * error > -knowledge.indifference

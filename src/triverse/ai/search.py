@@ -13,7 +13,11 @@ The race is *successive halving* without a known budget: after rounds 8, 16, 32,
 half of the moves (by mean value) drops out, so the time goes to the moves that matter. The
 search stops when the time budget is spent (never in the middle of a round: a round cut short
 is dropped, so the moves compared have always seen the same worlds) or after ``max_worlds``
-rounds (deterministic, for tests and reviews).
+rounds (deterministic, for tests and reviews). It also stops as soon as more worlds would not
+change its mind (:func:`settled`): every other move still in the race is either clearly worse
+than the leader or, with confidence, worth no more than :attr:`Knowledge.indifference` points
+more; and it never searches more than :data:`ENOUGH_WORLDS` worlds. A clear decision is then
+answered in a fraction of the budget.
 
 >>> import random
 >>> from triverse import load_game
@@ -42,6 +46,14 @@ if TYPE_CHECKING:
 
 HALVING_ROUNDS = (8, 16, 32, 64, 128, 256, 512)
 """After these rounds the worse half of the moves still in the race drops out."""
+
+SETTLE_EVERY = 8
+"""From :data:`SETTLE_FROM` worlds on, every this many the search asks whether it is settled."""
+SETTLE_FROM = 16
+SETTLE_Z = 2.5
+"""Standard errors of a difference that make it "with confidence" (about 99%, one-sided)."""
+ENOUGH_WORLDS = 1024
+"""No search (without an explicit ``max_worlds``) deals more worlds than this."""
 
 CLOCKS = ("wall", "cpu")
 
@@ -154,6 +166,36 @@ def _key(estimate: Estimate) -> tuple[float, float]:
     return (estimate.mean, estimate.prior)
 
 
+def settled(live: Sequence[Estimate], tolerance: float, z: float = SETTLE_Z) -> bool:
+    """Whether the race between the moves ``live`` (tried on the same worlds) is decided: for
+    every move but the leader (by mean), the leader is worth at least ``tolerance`` points less
+    than it at worst (by ``z`` standard errors of their difference, world by world). A move
+    clearly worse passes, and so does one that is as good as the leader within the tolerance.
+
+    >>> a = Estimate("a", 0, 30, 3, [12, 8, 10])
+    >>> settled([a, Estimate("b", 0, 24, 3, [9, 6, 9])], tolerance=1.0)
+    True
+    >>> settled([a, Estimate("c", 0, 30, 3, [2, 18, 10])], tolerance=1.0)
+    False
+    """
+    if len(live) < 2:
+        return True
+    best = max(live, key=_key)
+    n = min(len(e.values) for e in live)
+    if n < 2:
+        return False
+    top = best.values[:n]
+    for other in live:
+        if other is best:
+            continue
+        diffs = [x - y for x, y in zip(top, other.values[:n], strict=True)]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean - z * (variance / n) ** 0.5 <= -tolerance:
+            return False
+    return True
+
+
 def determinized_search(
     game: Game[Any, Any],
     observation: Observation,
@@ -197,8 +239,9 @@ def determinized_search(
         return SearchResult(estimates[0].action, estimates, 0, time.perf_counter() - start)
     live = list(estimates)
     worlds = 0
-    max_worlds = limits.max_worlds
-    while max_worlds is None or worlds < max_worlds:
+    max_worlds = limits.max_worlds if limits.max_worlds is not None else ENOUGH_WORLDS
+    tolerance = knowledge.indifference
+    while worlds < max_worlds:
         if worlds >= limits.min_worlds and now() >= deadline:
             break
         world = root if worlds == 0 else knowledge.sample_world(game, observation, rng, memory)
@@ -209,7 +252,7 @@ def determinized_search(
             child = world.clone()
             child.apply_unchecked(estimate.action)
             values.append(knowledge.playout(child, seat, random.Random(seed)))
-            if worlds >= limits.min_worlds and max_worlds is None and now() >= deadline:
+            if worlds >= limits.min_worlds and limits.max_worlds is None and now() >= deadline:
                 cut = True
                 break
         if cut:
@@ -223,6 +266,9 @@ def determinized_search(
             live.sort(key=_key, reverse=True)
             keep = max(2, (len(live) + 1) // 2)
             live = live[:keep] + [e for e in live[keep:] if e.action in forced]
+        if (worlds >= max(SETTLE_FROM, limits.min_worlds) and worlds % SETTLE_EVERY == 0
+                and settled(live, tolerance)):
+            break
     pool = live if worlds else estimates
     best = max(pool, key=_key)
     estimates.sort(key=lambda e: (e.count, *_key(e)), reverse=True)
@@ -231,10 +277,12 @@ def determinized_search(
 
 __all__ = [
     "CLOCKS",
+    "ENOUGH_WORLDS",
     "HALVING_ROUNDS",
     "Estimate",
     "SearchLimits",
     "SearchResult",
     "clock_function",
     "determinized_search",
+    "settled",
 ]

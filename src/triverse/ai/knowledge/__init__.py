@@ -98,6 +98,10 @@ class Knowledge:
     """How many actions a simulation plays at most before :meth:`evaluate`."""
     default_budget: ClassVar[float] = 0.8
     """The veteran's seconds per move when its ``time_budget`` is 0."""
+    indifference: ClassVar[float] = 1.0
+    """Points a move may be worth more than the search's choice without mattering: the search
+    stops once every other move is, with confidence, clearly worse or within this much
+    (:func:`triverse.ai.search.settled`)."""
 
     def special_play(self, event: Event) -> str | None:
         """The kind of special play an event records (``None``: not one): by default an event

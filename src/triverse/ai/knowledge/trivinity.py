@@ -56,6 +56,7 @@ class TrivinityKnowledge(Knowledge):
     max_candidates: ClassVar[int] = 6
     rollout_plies: ClassVar[int] = 3000
     default_budget: ClassVar[float] = 0.8
+    indifference: ClassVar[float] = 0.5
 
     # --- levels ------------------------------------------------------------------------------
     def novice_move(self, state: AnyState, seat: int, rng: random.Random) -> Any:
