@@ -20,11 +20,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from docblock import markers, write_block
 from triverse.ai.arena import ArenaConfig, run_arena
 from triverse.games import available_games
 
 RESULTS = Path(__file__).parent / "results" / "ai"
-START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
+START, END = markers("ladder")
 
 
 def result_path(game: str, players: tuple[str, ...]) -> Path:
@@ -88,13 +89,7 @@ def table() -> str:
 
 
 def write(args: argparse.Namespace) -> None:
-    path = Path(args.file)
-    text = path.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise SystemExit(f"{path} has no {START} ... {END} block")
-    head, rest = text.split(START, 1)
-    _old, tail = rest.split(END, 1)
-    path.write_text(f"{head}{START}\n{table()}\n{END}{tail}", encoding="utf-8")
+    write_block(Path(args.file), START, END, "## Measurements", table())
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from docblock import markers, write_block
 from triverse.core.game import State
 from triverse.games import available_games, load_game
 
@@ -100,14 +101,9 @@ def main() -> None:
     text = table(rows, args.games)
     print(text)
     if args.write:
-        path = Path(args.write)
-        doc = path.read_text(encoding="utf-8")
-        start, end = "<!-- engine:start -->", "<!-- engine:end -->"
-        if start not in doc or end not in doc:
-            raise SystemExit(f"{path} has no {start} ... {end} block")
-        head, rest = doc.split(start, 1)
-        _, tail = rest.split(end, 1)
-        path.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
+        start, end = markers("engine")
+        write_block(Path(args.write), start, end,
+                    "## Engines: random games and legal-move listing", text)
 
 
 if __name__ == "__main__":

@@ -38,10 +38,10 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from websockets.asyncio.client import connect
 
-from ws_load import UI_LOG, Server, write_block
+from docblock import markers, write_block
+from ws_load import UI_LOG, Server
 
-START = "<!-- web:start -->"
-END = "<!-- web:end -->"
+START, END = markers("web")
 HEADING = "## Web: page weight and time to interactive"
 WEB_DOC = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 WEB_SECTION = "## Page weight and time to interactive"

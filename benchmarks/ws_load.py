@@ -58,12 +58,13 @@ from typing import Any, TypeVar
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from docblock import markers, write_block
+
 Json = dict[str, Any]
 T = TypeVar("T")
 
 HOST = "127.0.0.1"
-START = "<!-- ws:start -->"
-END = "<!-- ws:end -->"
+START, END = markers("ws")
 HEADING = "## Server: websocket round trip under load"
 UI_LOG = 40
 """The ``log`` the web UI sends in its ``hello`` (``connection.js``)."""
@@ -667,18 +668,6 @@ def table(results: Sequence[Result], command: str, load: tuple[float, float, flo
             f"failures: {len(r.failures)}; `error` messages: {len(r.refusals)}.{pg}")
     lines += ["", "Also measured (median / p95 / p99):", ""] + [f"- {e}" for e in extra]
     return "\n".join(lines)
-
-
-def write_block(path: Path, start: str, end: str, heading: str, text: str) -> None:
-    """Replace the block between ``start`` and ``end`` in ``path`` (append it if missing)."""
-    doc = path.read_text(encoding="utf-8")
-    if start in doc and end in doc:
-        head, rest = doc.split(start, 1)
-        _, tail = rest.split(end, 1)
-        doc = f"{head}{start}\n{text}\n{end}{tail}"
-    else:
-        doc = f"{doc.rstrip()}\n\n{heading}\n\n{start}\n{text}\n{end}\n"
-    path.write_text(doc, encoding="utf-8")
 
 
 # --- main --------------------------------------------------------------------------------------
