@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from ai_helpers import advance
 
 from triverse.ai import LEVELS, make_player
 from triverse.ai.basic import Player
@@ -110,18 +111,11 @@ def test_veteran_stops_thinking_once_its_mind_is_made_up() -> None:
     """Without a clock, a clear decision ends long before the search's cap of worlds: every
     move left is clearly worse than the choice, or no better by more than the indifference."""
     from triverse.ai.knowledge import knowledge_for
-    from triverse.ai.search import (ENOUGH_WORLDS, SETTLE_Z, SearchLimits,
-                                    determinized_search)
+    from triverse.ai.search import ENOUGH_WORLDS, SETTLE_Z, SearchLimits, determinized_search
 
     game = load_game("trident")
     state = game.new_initial_state(seed=100)
-    rng = random.Random(0)
-    for _ in range(20):
-        seat = state.current_player
-        assert seat is not None
-        state.apply(AveragePlayer().choose(game, state.observation(seat), rng))
-    seat = state.current_player
-    assert seat is not None
+    seat = advance(state, 20, random.Random(0))
     knowledge = knowledge_for(game)
     result = determinized_search(game, state.observation(seat), random.Random(1), knowledge,
                                  SearchLimits(float("inf")))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ai_helpers import advance
+
 from triverse import load_game
 from triverse.ai.knowledge.triangles import (
     TEMPO_WEIGHT,
@@ -182,13 +184,7 @@ def test_veteran_is_reproducible_with_a_depth_limit() -> None:
     # depend on the random generator alone.
     game = load_game("triangles")
     state = game.new_initial_state(seed=3)
-    rng = random.Random(3)
-    for _ in range(36):
-        seat = state.current_player
-        assert seat is not None
-        state.apply(KNOWLEDGE.average_move(state, seat, rng))
-    seat = state.current_player
-    assert seat is not None and not state.is_terminal()
+    seat = advance(state, 36, random.Random(3))
     bot = VeteranPlayer(time_budget=float("inf"), max_worlds=2)
     first = bot.analyse(game, state.observation(seat), random.Random(7))
     again = bot.analyse(game, state.observation(seat), random.Random(7))
