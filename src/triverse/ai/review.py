@@ -16,7 +16,7 @@ the seat's lead at the end of the simulations; in Triangles, triangles), not a c
 >>> for _ in range(2):                 # both pass at once (the game ends): weak play
 ...     _ = state.apply(state.legal_action_list()[-1])
 >>> record = Record.from_state(state, ["A", "B"])
->>> notes = review(record, seat=0, time_budget=float("inf"), max_worlds=4)
+>>> notes = review(record, seat=0, time_budget=float("inf"), max_worlds=8)
 >>> notes[0].index, notes[0].played, notes[0].points_lost > 0
 (0, 'pass', True)
 """
