@@ -146,13 +146,9 @@ class SearchResult:
             return None
         if not a.values and not b.values:
             return a.mean - b.mean, 0.0
-        n = min(len(a.values), len(b.values))
-        if n < 3:
+        if min(len(a.values), len(b.values)) < 3:
             return None
-        diffs = [x - y for x, y in zip(a.values[:n], b.values[:n], strict=True)]
-        mean = sum(diffs) / n
-        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean, (variance / n) ** 0.5
+        return paired_difference(a.values, b.values)
 
     def value_of(self, action: Any) -> float | None:
         """The estimated value of ``action`` (``None`` if it was not searched)."""
@@ -162,15 +158,30 @@ class SearchResult:
         return None
 
 
+def paired_difference(better: Sequence[float], worse: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``better - worse`` world by world (over the worlds both have, at least two)
+    and its standard error.
+
+    >>> mean, error = paired_difference([12, 8, 10], [9, 6, 9])
+    >>> mean, round(error, 3)
+    (2.0, 0.577)
+    """
+    n = min(len(better), len(worse))
+    diffs = [x - y for x, y in zip(better[:n], worse[:n], strict=True)]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (variance / n) ** 0.5
+
+
 def _key(estimate: Estimate) -> tuple[float, float]:
     return (estimate.mean, estimate.prior)
 
 
 def settled(live: Sequence[Estimate], tolerance: float, z: float = SETTLE_Z) -> bool:
-    """Whether the race between the moves ``live`` (tried on the same worlds) is decided: for
-    every move but the leader (by mean), the leader is worth at least ``tolerance`` points less
-    than it at worst (by ``z`` standard errors of their difference, world by world). A move
-    clearly worse passes, and so does one that is as good as the leader within the tolerance.
+    """Whether the race between the moves ``live`` (tried on the same worlds) is decided: no
+    move is worth ``tolerance`` points or more above the leader (by mean), even at ``z``
+    standard errors of their difference, world by world. A move clearly worse passes, and so
+    does one that is as good as the leader within the tolerance.
 
     >>> a = Estimate("a", 0, 30, 3, [12, 8, 10])
     >>> settled([a, Estimate("b", 0, 24, 3, [9, 6, 9])], tolerance=1.0)
@@ -181,18 +192,13 @@ def settled(live: Sequence[Estimate], tolerance: float, z: float = SETTLE_Z) -> 
     if len(live) < 2:
         return True
     best = max(live, key=_key)
-    n = min(len(e.values) for e in live)
-    if n < 2:
+    if min(len(e.values) for e in live) < 2:
         return False
-    top = best.values[:n]
     for other in live:
-        if other is best:
-            continue
-        diffs = [x - y for x, y in zip(top, other.values[:n], strict=True)]
-        mean = sum(diffs) / n
-        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean - z * (variance / n) ** 0.5 <= -tolerance:
-            return False
+        if other is not best:
+            mean, error = paired_difference(best.values, other.values)
+            if mean - z * error <= -tolerance:
+                return False
     return True
 
 
@@ -284,5 +290,6 @@ __all__ = [
     "SearchResult",
     "clock_function",
     "determinized_search",
+    "paired_difference",
     "settled",
 ]
