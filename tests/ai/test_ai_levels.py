@@ -111,7 +111,13 @@ def test_veteran_stops_thinking_once_its_mind_is_made_up() -> None:
     """Without a clock, a clear decision ends long before the search's cap of worlds: every
     move left is clearly worse than the choice, or no better by more than the indifference."""
     from triverse.ai.knowledge import knowledge_for
-    from triverse.ai.search import ENOUGH_WORLDS, SETTLE_Z, SearchLimits, determinized_search
+    from triverse.ai.search import (
+        ENOUGH_WORLDS,
+        HALVING_ROUNDS,
+        SETTLE_Z,
+        SearchLimits,
+        determinized_search,
+    )
 
     game = load_game("trident")
     state = game.new_initial_state(seed=100)
@@ -120,9 +126,68 @@ def test_veteran_stops_thinking_once_its_mind_is_made_up() -> None:
     result = determinized_search(game, state.observation(seat), random.Random(1), knowledge,
                                  SearchLimits(float("inf")))
     assert 16 <= result.worlds < ENOUGH_WORLDS
-    for estimate in result.estimates[1:]:
-        if estimate.count == result.worlds:
+    # The moves still in the race: those tried in every world, less the worse half dropped by
+    # a halving at the last world (the race is halved before it is asked whether it is settled).
+    racing = [e for e in result.estimates if e.count == result.worlds]
+    if result.worlds in HALVING_ROUNDS and len(racing) > 2:
+        racing.sort(key=lambda e: (e.mean, e.prior), reverse=True)
+        racing = racing[:max(2, (len(racing) + 1) // 2)]
+    assert any(e.action == result.best for e in racing)
+    for estimate in racing:
+        if estimate.action != result.best:
             found = result.difference(result.best, estimate.action)
             assert found is not None
             mean, error = found
             assert mean - SETTLE_Z * error > -knowledge.indifference
+
+
+class _Scripted:
+    """A knowledge whose two candidates' simulations return scripted values, world by world."""
+
+    def __init__(self, base: Any, values: dict[int, list[float]]) -> None:
+        self.base, self.values, self.calls = base, values, {0: 0, 1: 0}
+        self.indifference = base.indifference
+        self.max_candidates = 2
+
+    def sample_world(self, *args: Any) -> Any:
+        return self.base.sample_world(*args)
+
+    def search_here(self, state: Any, seat: int) -> bool:
+        return True
+
+    def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> Any:
+        legal = state.legal_action_list()
+        self.actions = legal[:2]
+        return [(legal[0], 10.0), (legal[1], 0.0)]
+
+    def playout(self, child: Any, seat: int, rng: random.Random) -> float:
+        played = child.history[-1]
+        which = 0 if played == self.actions[0] else 1
+        value = self.values[which][self.calls[which]]
+        self.calls[which] += 1
+        return value
+
+
+@pytest.mark.parametrize(("second", "kept"), [
+    ([30.0, -20.0, 30.0, -20.0, 31.0], 0),  # ahead on the mean, but by less than its noise
+    ([3.0, 4.0, 3.0, 4.0, 3.0], 1),  # ahead with confidence
+])
+def test_a_search_the_clock_stops_short_keeps_its_first_choice_unless_beaten_with_confidence(
+        second: list[float], kept: int) -> None:
+    from triverse.ai.knowledge import knowledge_for
+    from triverse.ai.search import SearchLimits, determinized_search
+
+    game = load_game("trident")
+    state = game.new_initial_state(seed=100)
+    seat = advance(state, 6, random.Random(0))
+    knowledge = _Scripted(knowledge_for(game), {0: [0.0] * 5, 1: second})
+    # A spent budget: the search stops after the five worlds it must see.
+    result = determinized_search(game, state.observation(seat), random.Random(1),
+                                 knowledge, SearchLimits(0.0, min_worlds=5))
+    assert result.worlds == 5
+    assert result.best == knowledge.actions[kept]
+    # A search that is not stopped short plays its leader, noisy or not.
+    knowledge = _Scripted(knowledge_for(game), {0: [0.0] * 5, 1: second})
+    result = determinized_search(game, state.observation(seat), random.Random(1),
+                                 knowledge, SearchLimits(float("inf"), max_worlds=5))
+    assert result.best == knowledge.actions[1]

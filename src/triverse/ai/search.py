@@ -19,6 +19,12 @@ than the leader or, with confidence, worth no more than :attr:`Knowledge.indiffe
 more; and it never searches more than :data:`ENOUGH_WORLDS` worlds. A clear decision is then
 answered in a fraction of the budget.
 
+A search the clock stops before its first such check (fewer than :data:`SETTLE_FROM` worlds: a
+short budget, or a game whose simulations are slow) has not seen enough worlds to trust a
+noisy leader: it plays the knowledge's first candidate (its own quick choice) unless the leader
+beats it by :data:`TRUST_Z` standard errors of their difference, world by world
+(:func:`trusted`). A short budget then plays no worse than the knowledge's quick choice.
+
 >>> import random
 >>> from triverse import load_game
 >>> from triverse.ai.knowledge import knowledge_for
@@ -54,6 +60,9 @@ SETTLE_Z = 2.5
 """Standard errors of a difference that make it "with confidence" (about 99%, one-sided)."""
 ENOUGH_WORLDS = 1024
 """No search (without an explicit ``max_worlds``) deals more worlds than this."""
+TRUST_Z = 1.0
+"""Standard errors by which the leader of a search stopped short (fewer than
+:data:`SETTLE_FROM` worlds) must beat the knowledge's first candidate to be played instead."""
 
 CLOCKS = ("wall", "cpu")
 
@@ -202,6 +211,25 @@ def settled(live: Sequence[Estimate], tolerance: float, z: float = SETTLE_Z) -> 
     return True
 
 
+def trusted(leader: Estimate, first: Estimate, z: float = TRUST_Z) -> Estimate:
+    """The move a search stopped short plays: its ``leader`` if that beats the knowledge's
+    ``first`` candidate by ``z`` standard errors of their difference, world by world (and
+    ``first`` itself from fewer than two common worlds).
+
+    >>> first = Estimate("first", 5, 30, 3, [12, 8, 10])
+    >>> trusted(Estimate("lucky", 0, 33, 3, [22, 1, 10]), first).action
+    'first'
+    >>> trusted(Estimate("better", 0, 36, 3, [14, 10, 12]), first).action
+    'better'
+    """
+    if leader is first:
+        return first
+    if min(len(leader.values), len(first.values)) < 2:
+        return first
+    mean, error = paired_difference(leader.values, first.values)
+    return leader if mean > z * error else first
+
+
 def determinized_search(
     game: Game[Any, Any],
     observation: Observation,
@@ -241,14 +269,17 @@ def determinized_search(
             estimates.append(Estimate(action, float("-inf")))
             known.add(action)
     forced = set(include)
+    first = estimates[0]
     if len(estimates) == 1:
         return SearchResult(estimates[0].action, estimates, 0, time.perf_counter() - start)
     live = list(estimates)
     worlds = 0
     max_worlds = limits.max_worlds if limits.max_worlds is not None else ENOUGH_WORLDS
     tolerance = knowledge.indifference
+    timed_out = False
     while worlds < max_worlds:
         if worlds >= limits.min_worlds and now() >= deadline:
+            timed_out = True
             break
         world = root if worlds == 0 else knowledge.sample_world(game, observation, rng, memory)
         seed = rng.getrandbits(64)
@@ -262,6 +293,7 @@ def determinized_search(
                 cut = True
                 break
         if cut:
+            timed_out = True
             break
         for estimate, value in zip(live, values, strict=True):
             estimate.total += value
@@ -277,6 +309,8 @@ def determinized_search(
             break
     pool = live if worlds else estimates
     best = max(pool, key=_key)
+    if timed_out and worlds < SETTLE_FROM and first in pool:
+        best = trusted(best, first)
     estimates.sort(key=lambda e: (e.count, *_key(e)), reverse=True)
     return SearchResult(best.action, estimates, worlds, time.perf_counter() - start)
 
@@ -292,4 +326,5 @@ __all__ = [
     "determinized_search",
     "paired_difference",
     "settled",
+    "trusted",
 ]
