@@ -6,7 +6,10 @@ the engine operations the search leans on, per game.
 
 Positions are taken from games between average players (a fixed seed); each is searched for
 ``--budget`` CPU seconds. A *playout* is one candidate move tried in one sampled world and
-played on to the knowledge's horizon (for Triangles, the alpha-beta nodes instead).
+played on to the knowledge's horizon (for Triangles, the alpha-beta nodes instead). The table
+also gives the worlds a search dealt (least and median) and how many searches the budget stopped
+short, before the 16 worlds at which a search first asks whether it is settled (such a search
+keeps its knowledge's first choice unless its leader beats it with confidence).
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ import cProfile
 import platform
 import pstats
 import random
+import statistics
 import time
 from typing import Any
 
 from triverse.ai.knowledge import knowledge_for
 from triverse.ai.knowledge.triangles import AlphaBeta, Position
 from triverse.ai.levels import AveragePlayer
-from triverse.ai.search import SearchLimits
+from triverse.ai.search import SETTLE_FROM, SearchLimits
 from triverse.core.game import State
 from triverse.games import available_games, load_game
 
@@ -88,8 +92,9 @@ def engine_rates(states: list[State[Any]]) -> dict[str, float]:
     return out
 
 
-def search_rate(states: list[State[Any]], budget: float) -> tuple[float, str]:
-    """Playouts (or alpha-beta nodes) per CPU second of the veteran's search."""
+def search_rate(states: list[State[Any]], budget: float) -> tuple[float, str, list[int]]:
+    """Playouts (or alpha-beta nodes) per CPU second of the veteran's search, and the worlds
+    each search dealt (none for Triangles' alpha-beta)."""
     game = states[0].game
     knowledge = knowledge_for(game)
     rng = random.Random(2)
@@ -102,9 +107,10 @@ def search_rate(states: list[State[Any]], budget: float) -> tuple[float, str]:
             searcher.root(Position.of(state))
             spent += time.process_time() - t0
             nodes += searcher.nodes
-        return nodes / spent, "alpha-beta nodes"
+        return nodes / spent, "alpha-beta nodes", []
     playouts = 0
     spent = 0.0
+    worlds: list[int] = []
     for state in states:
         seat = state.current_player
         assert seat is not None
@@ -113,7 +119,8 @@ def search_rate(states: list[State[Any]], budget: float) -> tuple[float, str]:
                                   SearchLimits(budget, clock="cpu"))
         spent += time.process_time() - t0
         playouts += sum(e.count for e in result.estimates)
-    return playouts / spent, "playouts"
+        worlds.append(result.worlds)
+    return playouts / spent, "playouts", worlds
 
 
 def main() -> None:
@@ -135,14 +142,20 @@ def main() -> None:
     print(f"Measured by `python benchmarks/ai_playouts.py --positions {args.positions} "
           f"--budget {args.budget}` on CPython {platform.python_version()}, "
           f"{platform.machine()}, one process, CPU time.\n")
-    print("| game | veteran search | per CPU second | clone/s | legal listing/s "
+    print("| game | veteran search | per CPU second | worlds a search (least / median) "
+          f"| stopped short (< {SETTLE_FROM} worlds) | clone/s | legal listing/s "
           "| clone+apply/s | determinize/s |")
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in args.games:
         states = positions(name, args.positions, args.seed)
-        rate, unit = search_rate(states, args.budget)
+        rate, unit, worlds = search_rate(states, args.budget)
         engine = engine_rates(states)
-        print(f"| {name} | {unit} | {rate:,.0f} | {engine['clone']:,.0f} | "
+        if worlds:
+            dealt = f"{min(worlds)} / {statistics.median(worlds):g}"
+            short = f"{sum(1 for w in worlds if w < SETTLE_FROM)} of {len(worlds)}"
+        else:
+            dealt = short = "-"
+        print(f"| {name} | {unit} | {rate:,.0f} | {dealt} | {short} | {engine['clone']:,.0f} | "
               f"{engine['legal']:,.0f} | {engine['apply']:,.0f} | "
               f"{engine['determinize']:,.0f} |")
 
