@@ -15,8 +15,9 @@ turn at once).
   played on sampled racks and bags (:meth:`TridentKnowledge.sample_world`), followed by the
   opponent's reply (and the extra turns of BIS squares, :data:`REPLY_PLIES` actions at most) by
   a greedy policy (:meth:`TridentKnowledge.greedy_play`), and judged by the lead plus the
-  points its own rack is worth to its next turn (:func:`rack_points`, fitted by simulation:
-  :data:`RACK_TILE_POINTS`) minus what the best other rack is worth to its owner. When
+  points of its own next turn (its best play on the board the reply leaves, with the rack it
+  then holds: :meth:`TridentKnowledge.next_turn_points`) minus what the best other rack is
+  worth to its owner (:func:`rack_points`, fitted by simulation: :data:`RACK_TILE_POINTS`). When
   the bag is empty the other racks are known, and each simulation plays the game to its end.
   The simulations score plays with a fast scoring of plain squares (:func:`play_points`),
   apply them without events (:func:`apply_play`) and remember each board's and rack's greedy
@@ -87,6 +88,11 @@ GREEDY_CACHE = 200_000
 """Greedy plays remembered at most in one search (:meth:`TridentKnowledge.greedy_play`)."""
 SAME_SQUARES = 2
 """Candidates on one set of squares at most (the same tiles in another order are much alike)."""
+NEXT_TURN_POINTS = 44.8
+"""The mean points of the best play of a full rack dealt from the unseen tiles, measured with
+the rack values (:func:`measure_rack_points`, its ``"turn"``): what
+:meth:`TridentKnowledge.next_turn_points` counts a turn against, as :func:`rack_points` counts
+a rack against the average rack."""
 
 
 def tile_leave(t: int) -> float:
@@ -250,8 +256,9 @@ def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[st
     (:meth:`TridentKnowledge.greedy_play`). The points are fitted to the count of each tile on
     the rack, a Triton in hand (three numbers totalling 15) and the tiles the same as another;
     the tiles' values are given against the average tile of the set (their mean, each kind
-    weighted by its count, is 0). ``measure_rack_points(12000)`` gave the constants (rounded to
-    two decimals).
+    weighted by its count, is 0), and ``"turn"`` is the mean points of the best play (what
+    :data:`NEXT_TURN_POINTS` counts a turn against). ``measure_rack_points(12000)`` gave the
+    constants (rounded to two decimals; the turn's to one).
     """
     from triverse import load_game
     from triverse.games.trident.tiles import TILE_SET
@@ -273,6 +280,7 @@ def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[st
     size = 19  # 17 kinds of tile, a Triton in hand, tiles the same
     normal = [[0.0] * size for _ in range(size)]
     target = [0.0] * size
+    total_points = 0
     for _ in range(samples):
         state = positions[rng.randrange(len(positions))]
         mover = state.current_player
@@ -282,6 +290,7 @@ def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[st
         trial = state.clone()
         trial.racks[mover] = rack
         points = knowledge.greedy_play(trial, mover)[1]
+        total_points += points
         features = [0.0] * size
         for t in rack:
             features[t] += 1.0
@@ -300,6 +309,7 @@ def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[st
     out = {("joker" if t == JOKER else str(t)): coef[t] - mean for t in range(17)}
     out["triton"] = coef[17]
     out["duplicate"] = coef[18]
+    out["turn"] = total_points / samples
     return out
 
 
@@ -695,15 +705,27 @@ class TridentKnowledge(Knowledge):
         if state.is_terminal():
             return super().evaluate(state, seat)
         value = score_margin(state.scores, seat)
-        mine = RACK_W * rack_points(state.racks[seat])
         if not state.bag:
             # The end is near: the tiles left are worth their numbers to whoever goes out.
+            mine = RACK_W * rack_points(state.racks[seat])
             return value + mine - 0.5 * sum(tile_points(t) for t in state.racks[seat])
-        # Every rack is worth its points to its owner's next turn: the seat's counts for it,
-        # the best other rack against it (measured: 60.8% against the average over 200 games
-        # instead of 58.5% with the seat's rack alone, on the same deals).
+        # The seat's next turn counts for it (its best play on this board: what it set up and
+        # what the reply left it), the best other rack against it (docs/ai.md, "Trident").
         theirs = max(rack_points(rack) for q, rack in enumerate(state.racks) if q != seat)
-        return value + mine - RACK_W * theirs
+        return value + self.next_turn_points(state, seat) - RACK_W * theirs
+
+    def next_turn_points(self, state: TridentState, seat: int) -> float:
+        """What the seat's next turn is worth, against an average turn: on its turn, the points
+        of its best play on this board with this rack (:meth:`greedy_play`, a BIS square
+        counting :data:`BIS_VALUE`), less :data:`NEXT_TURN_POINTS`; otherwise its rack's
+        fitted value (:func:`rack_points`)."""
+        if state.current_player != seat:
+            return RACK_W * rack_points(state.racks[seat])
+        play, points = self.greedy_play(state, seat)
+        if play is None:
+            return -NEXT_TURN_POINTS
+        bis = BIS_VALUE if any(IS_BIS[s] for s in play.squares) else 0.0
+        return points + bis - NEXT_TURN_POINTS
 
 
 __all__ = ["TridentKnowledge", "leave_value", "play_points", "tile_leave"]
