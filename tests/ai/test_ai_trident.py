@@ -236,3 +236,30 @@ def test_the_veterans_judgement_counts_the_play_its_next_turn_holds() -> None:
     assert knowledge.evaluate(trio, 0) > knowledge.evaluate(none, 0)
     # Not the seat's turn: its rack's fitted value stands for the turn to come.
     assert knowledge.next_turn_points(trio, 1) == rack_points([0, 1, 3])
+
+
+def test_the_simulated_reply_is_the_one_the_average_player_makes() -> None:
+    # The veteran's simulations let every other player reply as the average player would
+    # (points, half the leave, a BIS square), and the seat itself play greedily.
+    knowledge = TridentKnowledge()
+    differ = 0
+    checked = 0
+    for state in average_game(12) + average_game(13):
+        mover = state.current_player
+        assert mover is not None
+        valued = [(a, v) for a, v in knowledge.valued(state, mover) if isinstance(a, Play)]
+        if not valued:
+            continue
+        play, points = knowledge.average_play(state, mover)
+        assert play is not None
+        assert points == play_points(state.board, play.tiles, False)
+        assert dict(valued)[play] == max(v for _, v in valued)
+        greedy = knowledge.greedy_play(state, mover)[0]
+        differ += greedy != play
+        for seat, expected in ((1 - mover, play), (mover, greedy)):
+            simulated, engine = state.clone(), state.clone()
+            knowledge.rollout_step(simulated, random.Random(0), seat)
+            engine.apply(expected)
+            assert simulated.board == engine.board and simulated.scores == engine.scores
+        checked += 1
+    assert checked > 50 and differ > 0

@@ -13,15 +13,16 @@ turn at once).
   most :data:`SAME_SQUARES` on one set of squares, so that the tiles of one play in other
   orders do not crowd out the other plays), and the exchange that keeps the best tiles. Each is
   played on sampled racks and bags (:meth:`TridentKnowledge.sample_world`), followed by the
-  opponent's reply (and the extra turns of BIS squares, :data:`REPLY_PLIES` actions at most) by
-  a greedy policy (:meth:`TridentKnowledge.greedy_play`), and judged by the lead plus the
-  points of its own next turn (its best play on the board the reply leaves, with the rack it
-  then holds: :meth:`TridentKnowledge.next_turn_points`) minus what the best other rack is
-  worth to its owner (:func:`rack_points`, fitted by simulation: :data:`RACK_TILE_POINTS`). When
-  the bag is empty the other racks are known, and each simulation plays the game to its end.
-  The simulations score plays with a fast scoring of plain squares (:func:`play_points`),
-  apply them without events (:func:`apply_play`) and remember each board's and rack's greedy
-  play for the search under way.
+  opponent's reply as the average player makes it (:meth:`TridentKnowledge.average_play`) and
+  the extra turns of BIS squares (the seat's by the most points now,
+  :meth:`TridentKnowledge.greedy_play`; :data:`REPLY_PLIES` actions at most), and judged by the
+  lead plus the points of its own next turn (its best play on the board the reply leaves, with
+  the rack it then holds: :meth:`TridentKnowledge.next_turn_points`) minus what the best other
+  rack is worth to its owner (:func:`rack_points`, fitted by simulation:
+  :data:`RACK_TILE_POINTS`). When the bag is empty the other racks are known, and each
+  simulation plays the game to its end. The simulations score plays with a fast scoring of
+  plain squares (:func:`play_points`), apply them without events (:func:`apply_play`) and
+  remember each board's and rack's plays for the search under way.
 
 >>> import random
 >>> from triverse import load_game
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from triverse.ai.knowledge import Knowledge, score_margin
@@ -472,6 +473,9 @@ class TridentKnowledge(Knowledge):
         self._greedy: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
                            tuple[Play | None, int]] = {}
         """:meth:`greedy_play`'s answers in the search under way."""
+        self._average: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
+                            tuple[Play | None, int]] = {}
+        """:meth:`average_play`'s answers in the search under way."""
 
     def special_play(self, event: Event) -> str | None:
         line = event.data.get("line") if event.data else None
@@ -545,6 +549,7 @@ class TridentKnowledge(Knowledge):
             template = game.determinize(observation, random.Random(0))
             self._template = cached = (observation, template)
             self._greedy.clear()
+            self._average.clear()
         state = cached[1].clone()
         seat = observation.player
         pool: list[int] = []
@@ -632,14 +637,40 @@ class TridentKnowledge(Knowledge):
         :data:`BIS_VALUE`; ties: the first generated), and its points; ``(None, 0)`` if it
         cannot play. Remembered for the search under way (it depends on the board and the rack
         alone, so remembering changes no result)."""
+        return self._remembered(self._greedy, state, seat, self._most_points)
+
+    def average_play(self, state: TridentState, seat: int) -> tuple[Play | None, int]:
+        """The play the average player makes (:meth:`valued`: points, half the leave, a BIS
+        square; ties: the first generated), and its points; ``(None, 0)`` if the seat cannot
+        play. Remembered for the search under way, like :meth:`greedy_play`."""
+        return self._remembered(self._average, state, seat, self._averages_choice)
+
+    @staticmethod
+    def _remembered(cache: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
+                                tuple[Play | None, int]],
+                    state: TridentState, seat: int,
+                    choose: Callable[[TridentState, int, list[Play]], tuple[Play | None, int]]
+                    ) -> tuple[Play | None, int]:
+        """``choose``'s play among the seat's plays, and its points, remembered in ``cache``
+        by board and rack."""
         rack = state.racks[seat]
         board = state.board
+        key = (tuple([s * 32 + board[s] for s in state.placed]), tuple(rack),
+               state.rules.triolet_multipliers)
+        found = cache.get(key)
+        if found is None:
+            plays = generate_plays(board, state.cross, state.anchors, rack, state.placed)
+            found = choose(state, seat, plays)
+            if len(cache) >= GREEDY_CACHE:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    @staticmethod
+    def _most_points(state: TridentState, seat: int, plays: list[Play]
+                     ) -> tuple[Play | None, int]:
+        board = state.board
         triolet = state.rules.triolet_multipliers
-        key = (tuple([s * 32 + board[s] for s in state.placed]), tuple(rack), triolet)
-        found = self._greedy.get(key)
-        if found is not None:
-            return found
-        plays = generate_plays(board, state.cross, state.anchors, rack, state.placed)
         best: Play | None = None
         best_value = -1.0
         best_points = 0
@@ -652,17 +683,47 @@ class TridentKnowledge(Knowledge):
                 else points
             if value > best_value:
                 best, best_value, best_points = play, value, points
-        if len(self._greedy) >= GREEDY_CACHE:
-            self._greedy.clear()
-        found = self._greedy[key] = (best, best_points)
-        return found
+        return best, best_points
 
-    def rollout_step(self, state: TridentState, rng: random.Random) -> None:
-        """One action of a simulation: :meth:`rollout_move`, applied fast."""
-        seat = state.order[state.turn]
-        play, points = self.greedy_play(state, seat)
+    @staticmethod
+    def _averages_choice(state: TridentState, seat: int, plays: list[Play]
+                         ) -> tuple[Play | None, int]:
+        if not plays:
+            return None, 0
+        board = state.board
+        triolet = state.rules.triolet_multipliers
+        rack = state.racks[seat]
+        unseen = unseen_counts(state, seat)
+        leaves: dict[tuple[int, ...], float] = {}
+        best: Play | None = None
+        best_value = float("-inf")
+        best_points = 0
+        for play in plays:
+            kept = list(rack)
+            for kind in play.kinds:
+                kept.remove(kind)
+            leave = leaves.get(tuple(kept))
+            if leave is None:
+                leave = leaves[tuple(kept)] = LEAVE_W * leave_value(kept, unseen)
+            points = play_points(board, play.tiles, triolet)
+            value = points + leave
+            if any(IS_BIS[s] for s in play.squares):
+                value += BIS_VALUE
+            if value > best_value:
+                best, best_value, best_points = play, value, points
+        return best, best_points
+
+    def rollout_step(self, state: TridentState, rng: random.Random, seat: int) -> None:
+        """One action of a simulation judged for ``seat``, applied fast: the seat plays
+        :meth:`greedy_play`, every other player :meth:`average_play` (its reply as the average
+        player would make it); an action that is not a play by :meth:`average_move`."""
+        mover = state.order[state.turn]
+        if mover == seat:
+            play, points = self.greedy_play(state, mover)
+        else:
+            play, points = self.average_play(state, mover)
         if play is None:
-            state.apply_unchecked(self.average_move(state, seat, rng))
+            state.apply_unchecked(self.average_move(state, mover, rng))
         else:
             apply_play(state, play, points)
 
@@ -686,7 +747,7 @@ class TridentKnowledge(Knowledge):
         if not state.bag:
             plies = 0
             while not state.is_terminal() and plies < ENDGAME_PLIES:
-                self.rollout_step(state, rng)
+                self.rollout_step(state, rng, seat)
                 plies += 1
             return self.evaluate(state, seat)
         plies = 0
@@ -696,7 +757,7 @@ class TridentKnowledge(Knowledge):
             if mover == seat and replied:
                 break
             replied = replied or mover != seat  # (the seat moves first after a BIS square)
-            self.rollout_step(state, rng)
+            self.rollout_step(state, rng, seat)
             plies += 1
         return self.evaluate(state, seat)
 
