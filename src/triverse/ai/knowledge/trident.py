@@ -68,6 +68,9 @@ from triverse.games.trident.tiles import (
 )
 
 AnyState = State[Any]
+Remembered = dict[tuple[tuple[int, ...], tuple[int, ...], bool], tuple[Play | None, int]]
+"""Plays remembered in one search: by board (square and code of each tile down), rack and
+scoring variant, the play chosen and its points."""
 
 LEAVE_W = 0.5
 """How much the value of the tiles kept on the rack (:func:`leave_value`) counts against a
@@ -445,6 +448,38 @@ def apply_play(state: TridentState, play: Play, points: int) -> None:
         state.turn = (state.turn + 1) % len(state.order)
 
 
+def average_leave(kept: Sequence[int], unseen: Counter[int]) -> float:
+    """The average player's value of the tiles kept after a play: half their
+    :func:`leave_value`."""
+    return LEAVE_W * leave_value(kept, unseen)
+
+
+def plays_valued(state: TridentState, seat: int, plays: Sequence[Play], unseen: Counter[int],
+                 leave: Callable[[Sequence[int], Counter[int]], float]
+                 ) -> list[tuple[Play, int, float]]:
+    """Each of the seat's ``plays`` with its points and its value: the points, ``leave`` of the
+    tiles kept (worked out once for each set of tiles kept) and a BIS square's worth."""
+    rack = state.racks[seat]
+    board = state.board
+    triolet = state.rules.triolet_multipliers
+    leaves: dict[tuple[int, ...], float] = {}
+    out: list[tuple[Play, int, float]] = []
+    for play in plays:
+        kept = list(rack)
+        for kind in play.kinds:
+            kept.remove(kind)
+        key = tuple(kept)
+        kept_value = leaves.get(key)
+        if kept_value is None:
+            kept_value = leaves[key] = leave(kept, unseen)
+        points = play_points(board, play.tiles, triolet)
+        value = points + kept_value
+        if any(IS_BIS[s] for s in play.squares):
+            value += BIS_VALUE
+        out.append((play, points, value))
+    return out
+
+
 def unseen_counts(state: TridentState, seat: int) -> Counter[int]:
     """The tiles ``seat`` has not seen: the set less the board and its own rack."""
     from triverse.games.trident.tiles import TILE_SET
@@ -470,11 +505,9 @@ class TridentKnowledge(Knowledge):
     def __init__(self) -> None:
         self._template: tuple[Any, TridentState] | None = None
         """The observation of the search going on and its first determinization."""
-        self._greedy: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
-                           tuple[Play | None, int]] = {}
+        self._greedy: Remembered = {}
         """:meth:`greedy_play`'s answers in the search under way."""
-        self._average: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
-                            tuple[Play | None, int]] = {}
+        self._average: Remembered = {}
         """:meth:`average_play`'s answers in the search under way."""
 
     def special_play(self, event: Event) -> str | None:
@@ -490,18 +523,10 @@ class TridentKnowledge(Knowledge):
         """Every legal action with the average player's value."""
         rack = state.racks[seat]
         unseen = unseen_counts(state, seat)
-        triolet = state.rules.triolet_multipliers
         plays = generate_plays(state.board, state.cross, state.anchors, rack, state.placed)
-        out: list[tuple[Any, float]] = []
-        for play in plays:
-            points = play_points(state.board, play.tiles, triolet)
-            kept = list(rack)
-            for kind in play.kinds:
-                kept.remove(kind)
-            value = points + LEAVE_W * leave_value(kept, unseen)
-            if any(IS_BIS[s] for s in play.squares):
-                value += BIS_VALUE
-            out.append((play, value))
+        out: list[tuple[Any, float]] = [
+            (play, value) for play, _, value in plays_valued(state, seat, plays, unseen,
+                                                             average_leave)]
         if plays:
             return out
         if len(state.bag) >= state.rules.exchange_min:
@@ -615,22 +640,8 @@ class TridentKnowledge(Knowledge):
         if not plays:
             return self.valued(state, seat)
         unseen = unseen_counts(state, seat)
-        triolet = state.rules.triolet_multipliers
-        leaves: dict[tuple[int, ...], float] = {}
-        out: list[tuple[Any, float]] = []
-        for play in plays:
-            kept = list(rack)
-            for kind in play.kinds:
-                kept.remove(kind)
-            key = tuple(kept)
-            leave = leaves.get(key)
-            if leave is None:
-                leave = leaves[key] = leave_points(kept, unseen)
-            value = play_points(state.board, play.tiles, triolet) + leave
-            if any(IS_BIS[s] for s in play.squares):
-                value += BIS_VALUE
-            out.append((play, value))
-        return out
+        return [(play, value) for play, _, value in plays_valued(state, seat, plays, unseen,
+                                                                 leave_points)]
 
     def greedy_play(self, state: TridentState, seat: int) -> tuple[Play | None, int]:
         """The seat's play with the most points now (a BIS square counting
@@ -646,9 +657,7 @@ class TridentKnowledge(Knowledge):
         return self._remembered(self._average, state, seat, self._averages_choice)
 
     @staticmethod
-    def _remembered(cache: dict[tuple[tuple[int, ...], tuple[int, ...], bool],
-                                tuple[Play | None, int]],
-                    state: TridentState, seat: int,
+    def _remembered(cache: Remembered, state: TridentState, seat: int,
                     choose: Callable[[TridentState, int, list[Play]], tuple[Play | None, int]]
                     ) -> tuple[Play | None, int]:
         """``choose``'s play among the seat's plays, and its points, remembered in ``cache``
@@ -690,28 +699,9 @@ class TridentKnowledge(Knowledge):
                          ) -> tuple[Play | None, int]:
         if not plays:
             return None, 0
-        board = state.board
-        triolet = state.rules.triolet_multipliers
-        rack = state.racks[seat]
-        unseen = unseen_counts(state, seat)
-        leaves: dict[tuple[int, ...], float] = {}
-        best: Play | None = None
-        best_value = float("-inf")
-        best_points = 0
-        for play in plays:
-            kept = list(rack)
-            for kind in play.kinds:
-                kept.remove(kind)
-            leave = leaves.get(tuple(kept))
-            if leave is None:
-                leave = leaves[tuple(kept)] = LEAVE_W * leave_value(kept, unseen)
-            points = play_points(board, play.tiles, triolet)
-            value = points + leave
-            if any(IS_BIS[s] for s in play.squares):
-                value += BIS_VALUE
-            if value > best_value:
-                best, best_value, best_points = play, value, points
-        return best, best_points
+        valued = plays_valued(state, seat, plays, unseen_counts(state, seat), average_leave)
+        play, points, _ = max(valued, key=lambda item: item[2])  # the first of equals
+        return play, points
 
     def rollout_step(self, state: TridentState, rng: random.Random, seat: int) -> None:
         """One action of a simulation judged for ``seat``, applied fast: the seat plays
@@ -726,16 +716,6 @@ class TridentKnowledge(Knowledge):
             state.apply_unchecked(self.average_move(state, mover, rng))
         else:
             apply_play(state, play, points)
-
-    def rollout_move(self, state: AnyState, rng: random.Random) -> Any:
-        """A player in a simulation: the most points now (and a BIS square), fast."""
-        assert isinstance(state, TridentState)
-        seat = state.current_player
-        assert seat is not None
-        play, _ = self.greedy_play(state, seat)
-        if play is None:
-            return self.average_move(state, seat, rng)
-        return play
 
     def playout(self, state: AnyState, seat: int, rng: random.Random) -> float:
         """The opponents reply (until it is the seat's turn again, or a few actions), then the
