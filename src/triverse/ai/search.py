@@ -10,7 +10,9 @@ every move on the same worlds compares them on equal luck (common random numbers
 the differences between moves far less noisy than their values.
 
 The race is *successive halving* without a known budget: after rounds 8, 16, 32, ... the worse
-half of the moves (by mean value) drops out, so the time goes to the moves that matter. The
+half of the moves (by mean value) drops out, so the time goes to the moves that matter. A game
+whose simulations vary widely starts halving later (:attr:`Knowledge.first_halving`): a move
+that a few worlds' luck puts last is not dropped before enough worlds have told it apart. The
 search stops when the time budget is spent (never in the middle of a round: a round cut short
 is dropped, so the moves compared have always seen the same worlds) or after ``max_worlds``
 rounds (deterministic, for tests and reviews). It also stops as soon as more worlds would not
@@ -300,7 +302,7 @@ def determinized_search(
             estimate.count += 1
             estimate.values.append(value)
         worlds += 1
-        if worlds in HALVING_ROUNDS and len(live) > 2:
+        if worlds in HALVING_ROUNDS and worlds >= knowledge.first_halving and len(live) > 2:
             live.sort(key=_key, reverse=True)
             keep = max(2, (len(live) + 1) // 2)
             live = live[:keep] + [e for e in live[keep:] if e.action in forced]

@@ -41,7 +41,7 @@ Memory = dict[str, Any]
 
 MODULES: dict[str, str] = {
     "triominoes": "triverse.ai.knowledge.tiles:TileKnowledge",
-    "trinity": "triverse.ai.knowledge.tiles:TileKnowledge",
+    "trinity": "triverse.ai.knowledge.tiles:TrinityKnowledge",
     "triangles": "triverse.ai.knowledge.triangles:TrianglesKnowledge",
     "trident": "triverse.ai.knowledge.trident:TridentKnowledge",
     "trivinity": "triverse.ai.knowledge.trivinity:TrivinityKnowledge",
@@ -98,6 +98,9 @@ class Knowledge:
     """How many actions a simulation plays at most before :meth:`evaluate`."""
     default_budget: ClassVar[float] = 0.8
     """The veteran's seconds per move when its ``time_budget`` is 0."""
+    first_halving: ClassVar[int] = 8
+    """The search's first halving round (:data:`triverse.ai.search.HALVING_ROUNDS`): no move
+    drops out of the race before this many worlds."""
     indifference: ClassVar[float] = 1.0
     """Points a move may be worth more than the search's choice without mattering: the search
     stops once every other move is, with confidence, clearly worse or within this much
