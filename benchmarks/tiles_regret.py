@@ -53,10 +53,6 @@ class Decision:
     """Whether the veteran chose what the average chose."""
 
 
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
 def gains(values: dict[Any, list[float]], average: Any, veteran: Any) -> tuple[float, float,
                                                                              float]:
     """``(veteran, oracle, oracle max)`` from each move's values world by world (see the
@@ -67,9 +63,9 @@ def gains(values: dict[Any, list[float]], average: Any, veteran: Any) -> tuple[f
     (-1.0, 3.0, 2.0)
     """
     half = len(values[average]) // 2
-    pick = max(values, key=lambda move: mean(values[move][:half]))
-    rest = {move: mean(v[half:]) for move, v in values.items()}
-    whole = {move: mean(v) for move, v in values.items()}
+    pick = max(values, key=lambda move: statistics.fmean(values[move][:half]))
+    rest = {move: statistics.fmean(v[half:]) for move, v in values.items()}
+    whole = {move: statistics.fmean(v) for move, v in values.items()}
     return (whole[veteran] - whole[average], rest[pick] - rest[average],
             max(whole.values()) - whole[average])
 
@@ -124,7 +120,7 @@ def measure(game_name: str, games: int, worlds: int, seed: int,
 def report(decisions: Sequence[Decision], games: int) -> str:
     def line(name: str, values: list[float]) -> str:
         error = statistics.stdev(values) / len(values) ** 0.5
-        return f"  {name:<12} {mean(values):+6.2f} ± {error:.2f} points a decision"
+        return f"  {name:<12} {statistics.fmean(values):+6.2f} ± {error:.2f} points a decision"
 
     same = sum(d.same for d in decisions) / len(decisions)
     return "\n".join([

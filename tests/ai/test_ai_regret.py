@@ -3,27 +3,16 @@ values, and a tiny real run whose decisions and report agree."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tiles_regret.py"
-
 
 @pytest.fixture(scope="module")
-def tr() -> ModuleType:
-    if not SCRIPT.exists():
-        pytest.skip("the benchmarks are not in this checkout")
-    spec = importlib.util.spec_from_file_location("tiles_regret", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def tr(benchmark_script: Callable[[str], ModuleType]) -> ModuleType:
+    return benchmark_script("tiles_regret")
 
 
 def test_the_oracle_picks_on_one_half_and_is_valued_on_the_other(tr: ModuleType) -> None:

@@ -3,27 +3,15 @@ a tiny real run, and the report's first line (the command that regenerates it)."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "trivinity_balance.py"
-
 
 @pytest.fixture(scope="module")
-def tb() -> ModuleType:
-    if not SCRIPT.exists():
-        pytest.skip("the benchmarks are not in this checkout")
-    spec = importlib.util.spec_from_file_location("trivinity_balance", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def tb(benchmark_script: Callable[[str], ModuleType]) -> ModuleType:
+    return benchmark_script("trivinity_balance")
 
 
 def _outcome(tb: ModuleType, pair: tuple[str, str], swap: bool, winners: tuple[int, ...],

@@ -330,8 +330,9 @@ class TrinityKnowledge(TileKnowledge):
     """Trinity: the veteran plays every simulation to the end of the round, each player placing
     as the average player does (:meth:`TileKnowledge.average_move`, without noise), and judges
     the lead once the round is over (after the last round, the game's result: the lead and the
-    win). A round cut short by :attr:`rollout_plies` (it never is: a round takes fewer actions,
-    :meth:`TileGame.round_length_bound`) would be judged as :class:`TileKnowledge` judges one.
+    win). A simulation is never cut short (:attr:`rollout_plies` is more than a round's
+    :meth:`TileGame.round_length_bound`), so no position needs the cut-off judgement of
+    :class:`TileKnowledge`.
 
     Trinity's decisions have few placements (about three) and its rounds are short, so whole
     rounds fit the budget; the average's judgement predicts an opponent's placements, and a
@@ -355,31 +356,17 @@ class TrinityKnowledge(TileKnowledge):
     """
 
     rollout_plies: ClassVar[int] = 1000
+    """More actions than any round takes, so a simulation is never cut short."""
     first_halving: ClassVar[int] = 64
     """A whole round's result varies far more from world to world than four placements' do:
     after 8 worlds the move a few worlds' luck puts last is too often the best one."""
 
-    def rollout_move(self, state: AnyState, rng: random.Random) -> Any:
-        assert isinstance(state, TileState)
-        seat = state.current
-        assert seat is not None
-        return self.average_move(state, seat, rng)
+    rollout_move = Knowledge.rollout_move  # the average's placement, for every player
+    evaluate = Knowledge.evaluate  # the lead, and the win after the last round
 
     def stop_rollout(self, start: AnyState, state: AnyState, plies: int) -> bool:
         assert isinstance(state, TileState) and isinstance(start, TileState)
         return state.is_terminal() or state.round != start.round or plies >= self.rollout_plies
-
-    def playout(self, state: AnyState, seat: int, rng: random.Random) -> float:
-        assert isinstance(state, TileState)
-        start = state
-        state = state.clone()
-        plies = 0
-        while not self.stop_rollout(start, state, plies):
-            state.apply_unchecked(self.rollout_move(state, rng))
-            plies += 1
-        if state.is_terminal() or state.round != start.round:
-            return Knowledge.evaluate(self, state, seat)
-        return self.evaluate(state, seat)
 
 
 __all__ = ["TileKnowledge", "TrinityKnowledge"]

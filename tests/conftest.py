@@ -1,0 +1,32 @@
+"""Fixtures shared by every test folder."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="session")
+def benchmark_script() -> Callable[[str], ModuleType]:
+    """Load a script of ``benchmarks/`` by name as a module (the test is skipped where the
+    benchmarks are not in the checkout)."""
+
+    def load(name: str) -> ModuleType:
+        path = BENCHMARKS / f"{name}.py"
+        if not path.exists():
+            pytest.skip("the benchmarks are not in this checkout")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+
+    return load
