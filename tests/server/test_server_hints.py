@@ -111,10 +111,14 @@ def test_a_hint_is_computed_from_the_seats_observation_only(
     mine = wait_view(quick, match_id, token, lambda v: bool(v["your_turn"]))
     assert _hint(quick, match_id, token).status_code == 200
     assert len(jobs) == 1
-    spec, observation, budget, _rng = jobs[0]
+    spec, observation, budget, _rng, memory = jobs[0]
     assert isinstance(spec, GameSpec)
     assert isinstance(observation, Observation)
     assert not any(isinstance(arg, State) for arg in jobs[0])
+    # What the seat remembers comes from its own observations only.
+    assert isinstance(memory, dict)
+    assert not any(isinstance(value, State) for value in memory.values())
+    assert memory.get("observation") is None or memory["observation"].player == 0
     assert observation.player == 0
     assert observation.to_json() == mine["observation"]   # exactly what the seat is shown
     assert budget == pytest.approx(0.1)

@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, inspect, text
 
 import triverse.server.bots as bots_module
 from triverse import load_game
+from triverse.ai.knowledge import Memory
 from triverse.core.game import Observation
 from triverse.server.app import create_app
 from triverse.server.bots import GameSpec
@@ -38,8 +39,10 @@ def jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Job]]:
     real = bots_module.choose_notation
 
     def spy(level: str, spec: GameSpec, observation: Observation, rng: random.Random,
-            time_budget: float | None = None) -> str:
+            time_budget: float | None = None, memory: Memory | None = None) -> str:
         assert isinstance(spec, GameSpec) and isinstance(observation, Observation)
+        # A veteran of Tri-ominoes is handed what its seat remembers, the others nothing.
+        assert (memory is not None) == (level == "veteran")
         seen.append((level, time_budget))
         return real("novice", spec, observation, rng)
 

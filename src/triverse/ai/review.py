@@ -28,6 +28,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from triverse.ai.knowledge import Memory, knowledge_for
 from triverse.ai.levels import VeteranPlayer
 from triverse.core.game import Game, Observation
 from triverse.core.records import Record
@@ -48,9 +49,11 @@ def hint(
     observation: Observation,
     time_budget: float | None = None,
     rng: random.Random | None = None,
+    memory: Memory | None = None,
 ) -> Any:
     """The move the veteran suggests for the seat whose observation this is (it must be that
-    seat's turn). ``time_budget``: seconds to think (``None``: the game's default).
+    seat's turn). ``time_budget``: seconds to think (``None``: the game's default); ``memory``:
+    what the seat remembers of the game (``VeteranPlayer.memory``; ``None``: nothing).
 
     >>> import random
     >>> from triverse import load_game
@@ -61,6 +64,8 @@ def hint(
     True
     """
     player = VeteranPlayer(time_budget or 0.0)
+    if memory is not None:
+        player.memory = memory
     return player.choose(game, observation, rng or random.Random(fresh_seed()))
 
 
@@ -104,23 +109,31 @@ def review(
     :data:`CONFIDENCE` standard errors of that estimate (so that the simulations' noise is not
     reported as a mistake).
 
-    Forced moves (one legal action) are skipped. ``time_budget`` seconds per decision, or
-    ``max_worlds`` rounds of the search (with ``time_budget=float("inf")`` the review depends
-    on ``seed`` alone).
+    Forced moves (one legal action) are skipped, but each reviewed seat's veteran still reads
+    its observation there, as a veteran playing every turn would (``VeteranPlayer.memory``).
+    ``time_budget`` seconds per decision, or ``max_worlds`` rounds of the search (with
+    ``time_budget=float("inf")`` the review depends on ``seed`` alone).
     """
     state = record.initial_state()
     game = state.game
-    player = VeteranPlayer(time_budget, max_worlds, min_worlds=REVIEW_MIN_WORLDS)
+    knowledge = knowledge_for(game)
+    players: dict[int, VeteranPlayer] = {}
     base = record.seed if seed is None else seed
     out: list[MoveReview] = []
     before = state.clone()
     for index, text, after, _events in record.steps(state):
         mover = before.current_player
         if mover is not None and (seat is None or mover == seat):
+            player = players.get(mover)
+            if player is None:
+                player = players[mover] = VeteranPlayer(time_budget, max_worlds,
+                                                        min_worlds=REVIEW_MIN_WORLDS)
             note = _judge(player, game, before, mover, index, text, derive(base, "review", index),
                           threshold)
             if note is not None:
                 out.append(note)
+            elif len(before.legal_action_list()) < 2:
+                knowledge.remember(player.memory, before.observation(mover))
         before = after.clone()
     return out
 

@@ -3,9 +3,11 @@
 A bot move is computed by :func:`choose_notation` in a worker (a process by default, for real
 parallelism, since the engines are pure Python). The worker receives only what a computer player
 may see: the game's class path, player count and options, the seat's :class:`Observation`, a
-:class:`random.Random` derived from the match seed and the move number, and the seat's thinking
-time (for the veteran). It answers with the action's notation, which the server parses and
-checks like any human's.
+:class:`random.Random` derived from the match seed and the move number, the seat's thinking
+time (for the veteran) and, for a veteran whose game's knowledge remembers, what the seat
+remembers of the game (its knowledge fed with the seat's own observation at each of its earlier
+turns, replayed by the server: ``LiveMatch.memory_of``). It answers with the action's
+notation, which the server parses and checks like any human's.
 
 The same pool answers a seat's request for a hint (:func:`hint_notation`: the veteran's move,
 from the seat's observation only) and computes post-game reviews (:func:`review_seat`, from the
@@ -30,7 +32,8 @@ from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
-from triverse.ai import make_player
+from triverse.ai import VeteranPlayer, make_player
+from triverse.ai.knowledge import Memory
 from triverse.ai.review import hint, review
 from triverse.core.game import Game, Observation
 from triverse.core.options import OptionValue
@@ -74,23 +77,27 @@ def _build_game(spec: GameSpec) -> Game[Any, Any]:
 
 def choose_notation(
     level: str, spec: GameSpec, observation: Observation, rng: random.Random,
-    time_budget: float | None = None,
+    time_budget: float | None = None, memory: Memory | None = None,
 ) -> str:
     """The notation of the action a ``level`` computer player picks (runs in a worker).
 
     ``time_budget``: the seconds a level that searches (the veteran) may think, as the seat
-    was created with; ``None``: the game's default."""
+    was created with; ``None``: the game's default. ``memory``: what the veteran remembers of
+    the game, digested from the seat's own earlier observations (``LiveMatch.memory_of``)."""
     game = spec.build()
-    action = make_player(level, game.name, time_budget).choose(game, observation, rng)
-    return str(action)
+    player = make_player(level, game.name, time_budget)
+    if memory is not None and isinstance(player, VeteranPlayer):
+        player.memory = memory
+    return str(player.choose(game, observation, rng))
 
 
 def hint_notation(
-    spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random
+    spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random,
+    memory: Memory | None = None,
 ) -> str:
     """The notation of the veteran's suggested move for the seat whose observation this is
-    (runs in a worker; it sees nothing but the observation)."""
-    return str(hint(spec.build(), observation, time_budget, rng))
+    (runs in a worker; it sees nothing but the observation and what the seat remembers)."""
+    return str(hint(spec.build(), observation, time_budget, rng, memory))
 
 
 def review_seat(
@@ -147,16 +154,18 @@ class BotPool:
 
     async def choose(
         self, level: str, spec: GameSpec, observation: Observation, rng: random.Random,
-        time_budget: float | None = None,
+        time_budget: float | None = None, memory: Memory | None = None,
     ) -> str:
         """Run :func:`choose_notation` in the pool; a crashed process pool is rebuilt once."""
-        return await self.run(choose_notation, level, spec, observation, rng, time_budget)
+        return await self.run(choose_notation, level, spec, observation, rng, time_budget,
+                              memory)
 
     async def hint(
-        self, spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random
+        self, spec: GameSpec, observation: Observation, time_budget: float, rng: random.Random,
+        memory: Memory | None = None,
     ) -> str:
         """Run :func:`hint_notation` in the pool."""
-        return await self.run(hint_notation, spec, observation, time_budget, rng)
+        return await self.run(hint_notation, spec, observation, time_budget, rng, memory)
 
     async def review(
         self, record: dict[str, Any], seat: int, time_budget: float, threshold: float = 0.5

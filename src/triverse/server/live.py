@@ -7,12 +7,14 @@ cached, plus what only this process knows (its websocket connections and its loc
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from triverse.ai.knowledge import Memory, knowledge_for
 from triverse.core.events import Event
 from triverse.core.game import Game, State
 from triverse.server.bots import GameSpec
@@ -72,6 +74,14 @@ class LogEntry:
 
 
 @dataclass(eq=False)
+class Recall:
+    """A replay of a match up to ``state``'s move, and a seat's memory of it so far."""
+
+    state: State[Any]
+    memory: Memory = field(default_factory=dict)
+
+
+@dataclass(eq=False)
 class LiveMatch:
     """One match, replayed and cached. Change it only while holding :attr:`lock`."""
 
@@ -92,6 +102,8 @@ class LiveMatch:
     connections: Counter[int | None] = field(default_factory=Counter)
     """Open websockets per seat (``None``: spectators), in this process."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recalls: dict[int, Recall] = field(default_factory=dict)
+    """Per seat, what its veteran (or hint) remembers so far: see :meth:`memory_of`."""
 
     @property
     def finished(self) -> bool:
@@ -122,3 +134,23 @@ class LiveMatch:
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has an open websocket here (computer seats always count)."""
         return self.seats[seat].is_bot or self.connections[seat] > 0
+
+    def memory_of(self, seat: int) -> Memory | None:
+        """What a veteran playing ``seat`` remembers before the current move, as it would had
+        it played every one of the seat's turns: the game's knowledge fed with the seat's
+        observation at each of them (:meth:`Knowledge.remember`), replayed from the match's
+        moves; ``None`` for a game whose knowledge remembers nothing. Only the seat's own
+        observations are read, so nothing hidden from the seat gets in. Kept per seat and
+        brought up to date from where it stopped; the caller gets a copy."""
+        knowledge = knowledge_for(self.game)
+        if not knowledge.remembers:
+            return None
+        recall = self.recalls.get(seat)
+        if recall is None or recall.state.move_number > self.state.move_number:
+            recall = self.recalls[seat] = Recall(self.game.new_initial_state(seed=self.seed))
+        replay = recall.state
+        for entry in self.log[replay.move_number:self.state.move_number]:
+            if entry.seat == seat:
+                knowledge.remember(recall.memory, replay.observation(seat))
+            replay.apply_notation(entry.action)
+        return copy.deepcopy(recall.memory)

@@ -828,7 +828,8 @@ class MatchService:
             rng = random.Random(fresh_seed())
             try:
                 notation = await self.bots.hint(live.spec, observation,
-                                                self.settings.hint_budget, rng)
+                                                self.settings.hint_budget, rng,
+                                                live.memory_of(seat))
                 action = state.parse_action(notation)
             except Exception:
                 log.exception("match %s: no hint for seat %d at move %d", live.id, seat,
@@ -979,8 +980,9 @@ class MatchService:
         observation = live.state.observation(seat)
         rng = derive(live.seed, "bot", seat, number)
         try:
+            memory = live.memory_of(seat) if level == "veteran" else None
             notation: str | None = await self.bots.choose(level, live.spec, observation, rng,
-                                                          think)
+                                                          think, memory)
         except Exception:
             log.exception("match %s: the %s player of seat %d failed at move %d", live.id,
                           level, seat, number)
