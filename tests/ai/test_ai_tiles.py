@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
 
 from ai_helpers import advance
 
@@ -13,7 +12,6 @@ from triverse import load_game
 from triverse.ai.knowledge import Memory, knowledge_for, score_margin
 from triverse.ai.knowledge.tiles import HORIZON, TileKnowledge, TrinityKnowledge
 from triverse.games._tiles.engine import TileState
-from triverse.games._tiles.tiles import Draw
 
 
 def _positions(name: str, seeds: range, moves: int = 6) -> list[tuple[TileState, int]]:
@@ -131,11 +129,10 @@ def test_the_trinity_search_drops_no_placement_before_its_first_halving() -> Non
     assert min(e.count for e in result.estimates) < result.worlds
 
 
-def _turns(seeds: range, opponent: str = "average"
-           ) -> Iterator[tuple[TileState, Memory, Any]]:
-    """Every turn of Trinity games of the average (seat 0) against ``opponent`` (seat 1), each
+def _remembered(seeds: range) -> Iterator[tuple[TileState, Memory]]:
+    """Seat 0's decisions with a choice in Trinity games of the average against itself, each
     with what seat 0 remembers then (its knowledge having read its observation at each of its
-    turns, as the veteran does) and the action about to be played."""
+    turns, as the veteran does)."""
     game = load_game("trinity", 2)
     knowledge = knowledge_for(game)
     for seed in seeds:
@@ -145,22 +142,12 @@ def _turns(seeds: range, opponent: str = "average"
         rng = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_player
+            assert seat is not None
             if seat == 0:
                 knowledge.remember(memory, state.observation(0))
-            if seat == 1 and opponent == "novice":
-                action = knowledge.novice_move(state, seat, rng)
-            else:
-                action = knowledge.average_move(state, seat, rng)
-            yield state, memory, action
-            state.apply(action)
-
-
-def _remembered(seeds: range, opponent: str = "average"
-                ) -> Iterator[tuple[TileState, Memory]]:
-    """Seat 0's decisions with a choice (see :func:`_turns`)."""
-    for state, memory, _action in _turns(seeds, opponent):
-        if state.current_player == 0 and len(state.legal_action_list()) > 1:
-            yield state, memory
+                if len(state.legal_action_list()) > 1:
+                    yield state, memory
+            state.apply(knowledge.average_move(state, seat, rng))
 
 
 def test_an_opponents_draw_rules_out_every_tile_that_fitted_the_board() -> None:
@@ -179,81 +166,3 @@ def test_an_opponents_draw_rules_out_every_tile_that_fitted_the_board() -> None:
         assert isinstance(world, TileState)
         assert not banned & set(world.hands[1])
     assert bans >= 10
-
-
-def test_the_opponents_true_hand_explains_every_placement_it_made() -> None:
-    # The average player's judgement, given the hand the opponent really held at each placement
-    # since its last draw, made exactly those placements (no shortfall); hands dealt at random
-    # often would not have, and the veteran's deals are the better explained.
-    game = load_game("trinity", 2)
-    knowledge = knowledge_for(game)
-    assert isinstance(knowledge, TrinityKnowledge) and knowledge.reads_choices
-    remembered = 0
-    random_short: list[float] = []
-    kept_short: list[float] = []
-    for state, memory in _remembered(range(3)):
-        choices = memory["choices"]
-        if not choices:
-            continue
-        remembered += 1
-        assert knowledge.shortfall(game, state, choices) == 0.0
-        observation = state.observation(0)
-        rng = random.Random(remembered)
-        for _ in range(5):
-            random_short.append(knowledge.shortfall(
-                game, knowledge._deal(game, observation, rng, memory), choices))
-            kept_short.append(knowledge.shortfall(
-                game, knowledge.sample_world(game, observation, rng, memory), choices))
-    assert remembered >= 20
-    assert sum(s > 0 for s in random_short) > len(random_short) / 4
-    assert sum(kept_short) < sum(random_short) / 3
-
-
-def test_the_seats_own_draw_forgets_nothing_of_the_opponents_placements() -> None:
-    # Drawing changes the seat's own hand, not the opponent's: what the seat remembered of the
-    # opponent's placements and draws is kept.
-    draws = 0
-    kept: tuple[dict[int, list[Any]], dict[int, Any]] | None = None
-    for state, memory, action in _turns(range(3)):
-        if state.current_player != 0:
-            kept = None
-            continue
-        if kept is not None:  # the seat's turn after its draw
-            assert memory["choices"] == kept[0] and memory["banned"] == kept[1]
-            draws += 1
-        kept = None
-        if isinstance(action, Draw) and memory["choices"]:
-            kept = ({q: list(c) for q, c in memory["choices"].items()}, dict(memory["banned"]))
-    assert draws >= 3
-
-
-def test_when_no_deal_explains_the_placements_the_best_explained_is_kept() -> None:
-    # Against an opponent that is not the average player (the novice, placing at random), often
-    # no deal explains its placements: the seat deals up to ``choice_tries`` times and keeps the
-    # least unexplained deal, a world consistent with what it saw all the same.
-    game = load_game("trinity", 2)
-    knowledge = TrinityKnowledge()
-    knowledge.choice_temperature = 1e-9  # only a perfect explanation is kept before the last
-    tested = 0
-    for state, memory in _remembered(range(4), opponent="novice"):
-        choices = memory["choices"]
-        if not choices:
-            continue
-        observation = state.observation(0)
-        rng = random.Random(tested)
-        tries: list[tuple[float, TileState]] = []
-        for _ in range(knowledge.choice_tries):
-            deal = knowledge._deal(game, observation, rng, memory)
-            assert isinstance(deal, TileState)
-            tries.append((knowledge.shortfall(game, deal, choices), deal))
-            if tries[-1][0] <= 0.0:
-                break
-            rng.random()  # the chance of keeping it (nil at this temperature)
-        expected = min(tries, key=lambda t: t[0])[1]
-        world = knowledge.sample_world(game, observation, random.Random(tested), memory)
-        assert isinstance(world, TileState)
-        assert world.hands == expected.hands and world.pool == expected.pool
-        assert world.hands[0] == state.hands[0]
-        assert len(world.hands[1]) == len(state.hands[1])
-        tested += 1 if tries[-1][0] > 0.0 else 0
-    assert tested >= 5

@@ -22,8 +22,7 @@ What the levels do:
   in points, the numbers left in hand and the tiles left in hand
   (:meth:`TileKnowledge.evaluate`). Trinity's veteran (:class:`TrinityKnowledge`) plays each
   simulation to the end of the round instead, every player placing as the average player does,
-  and judges the round's result; its deals also favour the opponent hands that explain the
-  opponent's placements by the average's judgement (:meth:`TileKnowledge.shortfall`).
+  and judges the round's result.
 
 >>> import random
 >>> from triverse import load_game
@@ -37,9 +36,7 @@ True
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from triverse.ai.knowledge import Knowledge, Memory, score_margin
@@ -69,19 +66,6 @@ HAND_WEIGHT = 0.5
 """In a cut-off simulation, each point of a hand's numbers counts this much against it."""
 
 
-@dataclass(slots=True)
-class Choice:
-    """An opponent's placement as the seat saw it: the seat's observation before its own
-    placement ``mine``, after which the opponent placed ``placed`` (having drawn or not)."""
-
-    before: TileObservation
-    mine: Place
-    placed: Place
-    context: TileState | None = field(default=None, repr=False)
-    """The position the opponent chose in (its hand left to be dealt), built when first
-    needed (:meth:`TileKnowledge.shortfall`)."""
-
-
 def _best_opening(state: TileState) -> Place:
     """The highest tile the round may open with."""
     return max((a for a in state.legal_actions() if isinstance(a, Place)),
@@ -100,13 +84,6 @@ class TileKnowledge(Knowledge):
     rollout_plies: ClassVar[int] = 80
     rollout_noise: ClassVar[float] = 4.0
     """Random points added to each placement's value in a simulation (variety)."""
-    reads_choices: ClassVar[bool] = False
-    """Whether the deals weigh an opponent's hand by how well the average player's judgement
-    explains its placements (:meth:`shortfall`; two players only)."""
-    choice_tries: ClassVar[int] = 16
-    """Deals tried for one world before the best-explained one is taken."""
-    choice_temperature: ClassVar[float] = 1.0
-    """Points of shortfall that cut a deal's chance of being kept by a factor e."""
 
     # --- pricing -----------------------------------------------------------------------------
     def priced(self, state: TileState, seat: int) -> list[Priced]:
@@ -221,11 +198,6 @@ class TileKnowledge(Knowledge):
         (which it then placed). Its whole hand after that turn therefore fits none of that
         board's open cells, and keeps that property until it draws again. ``memory["banned"]``
         maps such a seat to the tiles its hand cannot hold.
-
-        With :attr:`reads_choices` (two players), ``memory["choices"]`` also keeps the
-        opponent's placements since its last draw (:class:`Choice`): its hand when it placed
-        each was its hand now and the tiles it placed since, which :meth:`shortfall` tests
-        against the average player's judgement.
         """
         assert isinstance(observation, TileObservation)
         obs = observation
@@ -233,19 +205,16 @@ class TileKnowledge(Knowledge):
         previous = memory.get("observation")
         memory["observation"] = obs
         banned: dict[int, frozenset[Tile]] = memory.setdefault("banned", {})
-        choices: dict[int, list[Choice]] = memory.setdefault("choices", {})
         if (seat is None or not isinstance(previous, TileObservation)
                 or previous.player != seat or previous.round != obs.round
                 or previous.num_players != obs.num_players
                 or obs.board[:len(previous.board)] != previous.board):
             banned.clear()
-            choices.clear()
             return
         new = obs.board[len(previous.board):]
         before, now = previous.hand_counts, obs.hand_counts
-        if not new and all(b == c for q, (b, c) in enumerate(zip(before, now, strict=True))
-                           if q != seat):
-            return  # nothing new of the others: the seat's own turn goes on (it drew)
+        if not new and before == now:
+            return  # the seat's own turn goes on (it drew)
         own = set(previous.hand or ())
         mine = [p for p in new if p.tile in own]
         theirs = [p for p in new if p.tile not in own]
@@ -257,7 +226,6 @@ class TileKnowledge(Knowledge):
             for q in list(banned):
                 if now[q] > before[q]:
                     del banned[q]
-            choices.clear()
             return
         board = Board()
         for p in previous.board:
@@ -273,72 +241,13 @@ class TileKnowledge(Knowledge):
                     for tile, _rotation in candidates.get(pattern, ()):
                         fitting.add(tile)
                 banned[q] = frozenset(fitting)
-                choices.pop(q, None)  # its hand before the draw is no longer its hand
-            if self.reads_choices and n == 2 and len(mine) == 1:
-                choices.setdefault(q, []).append(Choice(previous, mine[0], placed))
-            else:
-                choices.pop(q, None)
             board.place(placed.cell, placed.values)
 
     def sample_world(self, game: Game[Any, Any], observation: Observation,
                      rng: random.Random, memory: Memory | None) -> AnyState:
         """A determinization in which each opponent's hand respects what its draws revealed
         (:meth:`remember`); an opponent for whom too few unseen tiles qualify is dealt at
-        random. With :attr:`reads_choices`, a deal is then kept with probability
-        ``exp(-shortfall / choice_temperature)`` (:meth:`shortfall`: how badly the average
-        player's judgement explains the opponent's placements with the hand dealt), else dealt
-        again, up to :attr:`choice_tries` deals, after which the best-explained one is used.
-        Against an opponent who places as the average does, this keeps only the hands it can
-        hold; against another it leans towards them without excluding the rest."""
-        choices: dict[int, list[Choice]] = (memory or {}).get("choices") or {}
-        if not choices:
-            return self._deal(game, observation, rng, memory)
-        best: AnyState | None = None
-        least = math.inf
-        for _ in range(self.choice_tries):
-            state = self._deal(game, observation, rng, memory)
-            short = self.shortfall(game, state, choices)
-            if short <= 0.0 or rng.random() < math.exp(-short / self.choice_temperature):
-                return state
-            if short < least:
-                best, least = state, short
-        assert best is not None
-        return best
-
-    def shortfall(self, game: Game[Any, Any], world: AnyState,
-                  choices: dict[int, list[Choice]]) -> float:
-        """How far the average player's judgement is from explaining the opponents' placements
-        if their hands are as ``world`` deals them: for each remembered placement, the value
-        of the average's best placement with the hand it then held less the value of the one it
-        made (0 when that was the best, or its only placement)."""
-        assert isinstance(world, TileState)
-        total = 0.0
-        for q, seen in choices.items():
-            held = list(world.hands[q])
-            for choice in reversed(seen):
-                held.append(choice.placed.tile)
-                context = choice.context
-                if context is None:
-                    context = game.determinize(choice.before, random.Random(0))
-                    assert isinstance(context, TileState)
-                    context.apply_unchecked(choice.mine)
-                    choice.context = context
-                if context.opening or context.current != q:
-                    continue
-                context.hands[q] = dict.fromkeys(held)
-                priced = self.priced(context, q)
-                if len(priced) < 2:
-                    continue
-                values = {(p[0].cell, p[0].values): self.average_value(context, q, p)
-                          for p in priced}
-                made = values.get((choice.placed.cell, choice.placed.values))
-                if made is not None:
-                    total += max(values.values()) - made
-        return total
-
-    def _deal(self, game: Game[Any, Any], observation: Observation, rng: random.Random,
-              memory: Memory | None) -> AnyState:
-        """One deal respecting the opponents' draws (see :meth:`sample_world`)."""
+        random."""
         state = game.determinize(observation, rng)
         assert isinstance(state, TileState)
         banned: dict[int, frozenset[Tile]] = (memory or {}).get("banned") or {}
@@ -426,9 +335,6 @@ class TrinityKnowledge(TileKnowledge):
     :meth:`TileGame.round_length_bound`), so no position needs the cut-off judgement of
     :class:`TileKnowledge`.
 
-    Its deals favour the opponent hands that explain the opponent's placements by the
-    average's judgement (:attr:`reads_choices`, :meth:`TileKnowledge.shortfall`).
-
     Trinity's decisions have few placements (about three) and its rounds are short, so whole
     rounds fit the budget; the average's judgement predicts an opponent's placements, and a
     world played out by it says who goes out first, which decides the round's bonus (25 points
@@ -452,7 +358,6 @@ class TrinityKnowledge(TileKnowledge):
 
     rollout_plies: ClassVar[int] = 1000
     """More actions than any round takes, so a simulation is never cut short."""
-    reads_choices: ClassVar[bool] = True
     first_halving: ClassVar[int] = 64
     """A whole round's result varies far more from world to world than four placements' do:
     after 8 worlds the move a few worlds' luck puts last is too often the best one."""
