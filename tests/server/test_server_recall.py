@@ -113,3 +113,14 @@ def test_the_worker_hands_the_memory_to_the_veteran_only(
                                                random.Random(1), 0.05, memory)
         assert live.state.is_legal(live.state.parse_action(notation))
     assert len(seen) == 1 and seen[0] is memory  # the average was not handed it
+
+
+def test_a_knowledge_says_it_remembers_exactly_when_it_has_a_memory() -> None:
+    from triverse.ai.knowledge import Knowledge
+    from triverse.games import available_games
+
+    for name in available_games():
+        knowledge = knowledge_for(name)
+        overridden = type(knowledge).remember is not Knowledge.remember
+        assert knowledge.remembers == overridden, name
+    assert knowledge_for("trinity").remembers and knowledge_for("triominoes").remembers

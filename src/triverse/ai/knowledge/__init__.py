@@ -89,10 +89,10 @@ class Knowledge:
 
     name: ClassVar[str] = "generic"
     special_reasons: ClassVar[frozenset[str]] = frozenset()
+    """The ``reason`` of the score events that are special plays (counted by the arena)."""
     remembers: ClassVar[bool] = False
     """Whether :meth:`remember` keeps anything: a veteran of such a game plays better when fed
     the seat's observation at each of its turns (the server replays them for it)."""
-    """The ``reason`` of the score events that are special plays (counted by the arena)."""
     win_bonus: ClassVar[float] = 100.0
     """What winning is worth in :meth:`evaluate`'s units (points), beyond the margin."""
     max_candidates: ClassVar[int] = 12
