@@ -14,18 +14,16 @@ import triverse.server.bots as bots_module
 from triverse import load_game
 from triverse.ai.knowledge import Memory, knowledge_for
 from triverse.core.game import Observation, State
+from triverse.games import catalogue_entry
 from triverse.server.bots import GameSpec
 from triverse.server.live import LiveMatch, LogEntry, SeatInfo
-
-MODULES = {"trinity": "triverse.games.trinity.engine:TrinityGame",
-           "trident": "triverse.games.trident.engine:TridentGame"}
 
 
 def _live(name: str, seed: int) -> LiveMatch:
     game = load_game(name, 2)
     return LiveMatch(
         id="m", game_name=name, title=name, mode="computer", seed=seed,
-        spec=GameSpec.of(MODULES[name], game), game=game,
+        spec=GameSpec.of(str(catalogue_entry(name).module), game), game=game,
         state=game.new_initial_state(seed=seed),
         seats=(SeatInfo(0, "veteran", "Vet", None), SeatInfo(1, "average", "Avg", None)),
         created_at=datetime.now(UTC))
@@ -115,12 +113,8 @@ def test_the_worker_hands_the_memory_to_the_veteran_only(
     assert len(seen) == 1 and seen[0] is memory  # the average was not handed it
 
 
-def test_a_knowledge_says_it_remembers_exactly_when_it_has_a_memory() -> None:
-    from triverse.ai.knowledge import Knowledge
+def test_the_tile_games_knowledge_remembers_and_the_others_do_not() -> None:
     from triverse.games import available_games
 
-    for name in available_games():
-        knowledge = knowledge_for(name)
-        overridden = type(knowledge).remember is not Knowledge.remember
-        assert knowledge.remembers == overridden, name
-    assert knowledge_for("trinity").remembers and knowledge_for("triominoes").remembers
+    remembering = {name for name in available_games() if knowledge_for(name).remembers}
+    assert remembering == {"trinity", "triominoes"}

@@ -128,21 +128,20 @@ def review(
             if player is None:
                 player = players[mover] = VeteranPlayer(time_budget, max_worlds,
                                                         min_worlds=REVIEW_MIN_WORLDS)
-            note = _judge(player, game, before, mover, index, text, derive(base, "review", index),
-                          threshold)
-            if note is not None:
-                out.append(note)
-            elif len(before.legal_action_list()) < 2:
+            if len(before.legal_action_list()) < 2:  # forced: nothing to judge, but seen
                 knowledge.remember(player.memory, before.observation(mover))
+            else:
+                note = _judge(player, game, before, mover, index, text,
+                              derive(base, "review", index), threshold)
+                if note is not None:
+                    out.append(note)
         before = after.clone()
     return out
 
 
 def _judge(player: VeteranPlayer, game: Game[Any, Any], before: Any, mover: int, index: int,
            text: str, rng: random.Random, threshold: float) -> MoveReview | None:
-    """The review of one decision, or ``None`` if it was forced or the veteran agrees."""
-    if len(before.legal_action_list()) < 2:
-        return None
+    """The review of one decision with a choice, or ``None`` if the veteran agrees."""
     played = game.parse_action(text)
     result = player.analyse(game, before.observation(mover), rng, include=(played,))
     played_value = result.value_of(played)

@@ -90,9 +90,6 @@ class Knowledge:
     name: ClassVar[str] = "generic"
     special_reasons: ClassVar[frozenset[str]] = frozenset()
     """The ``reason`` of the score events that are special plays (counted by the arena)."""
-    remembers: ClassVar[bool] = False
-    """Whether :meth:`remember` keeps anything: a veteran of such a game plays better when fed
-    the seat's observation at each of its turns (the server replays them for it)."""
     win_bonus: ClassVar[float] = 100.0
     """What winning is worth in :meth:`evaluate`'s units (points), beyond the margin."""
     max_candidates: ClassVar[int] = 12
@@ -165,6 +162,13 @@ class Knowledge:
         return determinized_search(game, observation, rng, self, limits, include, memory)
 
     # --- memory: what a seat has seen earlier in the game ------------------------------------
+    @property
+    def remembers(self) -> bool:
+        """Whether :meth:`remember` keeps anything (this knowledge overrides it): a veteran of
+        such a game plays better when fed the seat's observation at each of its turns (the
+        server replays them for it)."""
+        return type(self).remember is not Knowledge.remember
+
     def remember(self, memory: Memory, observation: Observation) -> None:
         """Update ``memory`` with an observation the seat sees now (its own earlier
         observations are all a player may remember). The generic knowledge keeps nothing."""

@@ -79,7 +79,6 @@ class TileKnowledge(Knowledge):
     special_reasons: ClassVar[frozenset[str]] = frozenset(
         {"hexagon", "bridge", "span", "slide"})
     win_bonus: ClassVar[float] = 150.0
-    remembers: ClassVar[bool] = True
     max_candidates: ClassVar[int] = 10
     rollout_plies: ClassVar[int] = 80
     rollout_noise: ClassVar[float] = 4.0
