@@ -3,6 +3,7 @@ veteran's simulations go, how they play, and what they are worth."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 
@@ -12,6 +13,7 @@ from triverse import load_game
 from triverse.ai.knowledge import Memory, knowledge_for, score_margin
 from triverse.ai.knowledge.tiles import HORIZON, TileKnowledge, TrinityKnowledge
 from triverse.games._tiles.engine import TileState
+from triverse.games._tiles.tiles import DRAW
 
 
 def _positions(name: str, seeds: range, moves: int = 6) -> list[tuple[TileState, int]]:
@@ -129,10 +131,10 @@ def test_the_trinity_search_drops_no_placement_before_its_first_halving() -> Non
     assert min(e.count for e in result.estimates) < result.worlds
 
 
-def _remembered(seeds: range) -> Iterator[tuple[TileState, Memory]]:
-    """Seat 0's decisions with a choice in Trinity games of the average against itself, each
-    with what seat 0 remembers then (its knowledge having read its observation at each of its
-    turns, as the veteran does)."""
+def _remembered(seeds: range, choices_only: bool = True) -> Iterator[tuple[TileState, Memory]]:
+    """Seat 0's decisions (with a choice, unless ``choices_only`` is false) in Trinity games of
+    the average against itself, each with what seat 0 remembers then (its knowledge having read
+    its observation at each of its turns, as the veteran does)."""
     game = load_game("trinity", 2)
     knowledge = knowledge_for(game)
     for seed in seeds:
@@ -145,7 +147,7 @@ def _remembered(seeds: range) -> Iterator[tuple[TileState, Memory]]:
             assert seat is not None
             if seat == 0:
                 knowledge.remember(memory, state.observation(0))
-                if len(state.legal_action_list()) > 1:
+                if not choices_only or len(state.legal_action_list()) > 1:
                     yield state, memory
             state.apply(knowledge.average_move(state, seat, rng))
 
@@ -166,3 +168,23 @@ def test_an_opponents_draw_rules_out_every_tile_that_fitted_the_board() -> None:
         assert isinstance(world, TileState)
         assert not banned & set(world.hands[1])
     assert bans >= 10
+
+
+def test_the_seats_own_draw_keeps_what_an_opponents_draw_revealed() -> None:
+    # The seat's own draws tell nothing of the opponent: the tiles banned from its hand stay.
+    game = load_game("trinity", 2)
+    knowledge = knowledge_for(game)
+    kept = 0
+    for state, memory in _remembered(range(6), choices_only=False):
+        banned = memory["banned"].get(1)
+        if not banned or state.legal_action_list() != [DRAW]:
+            continue
+        after = state.clone()
+        after.apply(next(after.legal_actions()))
+        if after.current_player != 0:
+            continue
+        mine = copy.deepcopy(memory)
+        knowledge.remember(mine, after.observation(0))
+        assert mine["banned"].get(1) == banned
+        kept += 1
+    assert kept >= 50

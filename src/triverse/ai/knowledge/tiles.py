@@ -212,8 +212,8 @@ class TileKnowledge(Knowledge):
             return
         new = obs.board[len(previous.board):]
         before, now = previous.hand_counts, obs.hand_counts
-        if not new and before == now:
-            return  # the seat's own turn goes on (it drew)
+        if not new and all(now[q] == before[q] for q in range(len(now)) if q != seat):
+            return  # nothing new of the others: the seat's own turn goes on (it drew)
         own = set(previous.hand or ())
         mine = [p for p in new if p.tile in own]
         theirs = [p for p in new if p.tile not in own]
