@@ -28,7 +28,7 @@ from triverse.core.game import Game, State
 from triverse.core.options import parse_option_args
 from triverse.core.records import PLAYER_KINDS, PlayerInfo, Record, ReplayError, replay
 from triverse.core.rng import derive, fresh_seed
-from triverse.games import CATALOGUE, available_games, load_game
+from triverse.games import available_games, game_class, load_game
 
 
 class CliError(Exception):
@@ -51,7 +51,7 @@ def _make_game(name: str, seats: int, option_args: Sequence[str]) -> Game[Any, A
 
 
 def _bots(game: str, kinds: Sequence[str]) -> list[Player | None]:
-    return [None if kind == "human" else make_player(kind, game) for kind in kinds]
+    return [None if kind == "human" else make_player(kind) for kind in kinds]
 
 
 def _player_names(kinds: Sequence[str]) -> list[PlayerInfo]:
@@ -95,16 +95,14 @@ class Progress:
 
 # --- triverse games ------------------------------------------------------------------------------
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    for entry in CATALOGUE:
-        status = "" if entry.available else "  (coming soon)"
-        out.write(f"{entry.name:<11} {entry.title}{status}\n    {entry.summary}\n")
-        if entry.available:
-            cls = load_game(entry.name).__class__
-            out.write(f"    players {cls.min_players}-{cls.max_players}")
-            for spec in cls.option_specs:
-                choices = f" ({'|'.join(str(c) for c in spec.choices)})" if spec.choices else ""
-                out.write(f"; --option {spec.name}={spec.default}{choices}")
-            out.write("\n")
+    for name in available_games():
+        cls = game_class(name)
+        out.write(f"{name:<11} {cls.title}\n    {cls.summary}\n")
+        out.write(f"    players {cls.min_players}-{cls.max_players}")
+        for spec in cls.option_specs:
+            choices = f" ({'|'.join(str(c) for c in spec.choices)})" if spec.choices else ""
+            out.write(f"; --option {spec.name}={spec.default}{choices}")
+        out.write("\n")
     return 0
 
 
@@ -249,7 +247,7 @@ def simulate(
         # Entry e of --players sits at seat (e + index) % n.
         seat_of = [(entry + index) % n for entry in range(n)]
         entry_at = {seat: entry for entry, seat in enumerate(seat_of)}
-        bots = [make_player(kinds[entry_at[seat]], name) for seat in range(n)]
+        bots = [make_player(kinds[entry_at[seat]]) for seat in range(n)]
         game_seed = derive(seed, "game", index).randrange(2**62)
         state = game.new_initial_state(seed=game_seed)
         while not state.is_terminal():

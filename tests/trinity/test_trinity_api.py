@@ -9,12 +9,12 @@ import random
 from typing import Any
 
 import pytest
-from trinity_helpers import new_state, play_to, snapshot, trinity_catalogue
+from trinity_helpers import new_state, play_to, snapshot
 
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.records import Record, replay
-from triverse.core.trigrid import UNKNOWN
 from triverse.games._tiles.engine import WINDOW_X, WINDOW_Y
+from triverse.games._tiles.trigrid import UNKNOWN
 from triverse.games.trinity.engine import (
     SaveRefusedError,
     TrinityGame,
@@ -24,8 +24,6 @@ from triverse.games.trinity.engine import (
 )
 from triverse.games.trinity.tiles import DRAW, PASS, TILES, Place, parse_action, tile
 from triverse.games.triominoes.tiles import tile as triominoes_tile
-
-__all__ = ["trinity_catalogue"]  # the fixture, used by name below
 
 N = 76
 NUM_IDS = N * N * 9 + N + 2
@@ -124,7 +122,7 @@ def test_meaningless_ids_are_refused() -> None:
 
 
 # --- setups and records --------------------------------------------------------------------------
-def test_setup_round_trips_through_a_record(trinity_catalogue: None) -> None:
+def test_setup_round_trips_through_a_record() -> None:
     setup = complete_setup({"hands": [["4-5-5", "0-1-2"], ["0-0-0", "1-2-3"]],
                             "board": ["5-5-5@0,0/0"], "scores": [15, 0], "current": 0,
                             "span": True, "round": 2})

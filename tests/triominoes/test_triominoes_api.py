@@ -12,8 +12,8 @@ import pytest
 
 from triverse.core.errors import IllegalActionError, NotationError, RecordError
 from triverse.core.records import Record, replay
-from triverse.core.trigrid import UNKNOWN
 from triverse.games import load_game
+from triverse.games._tiles.trigrid import UNKNOWN
 from triverse.games.triominoes.engine import (
     NUM_ACTION_IDS,
     WINDOW_X,

@@ -10,8 +10,8 @@ import pytest
 
 from triverse.core.errors import IllegalActionError
 from triverse.core.events import Event, labels
-from triverse.core.trigrid import Board
 from triverse.games import load_game
+from triverse.games._tiles.trigrid import Board
 from triverse.games.triominoes.engine import TriominoesState, complete_setup
 from triverse.games.triominoes.tiles import PLACEMENTS, TILES, Place, tile
 

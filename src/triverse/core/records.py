@@ -4,8 +4,8 @@ A record holds the format and its version, the game with its options, the player
 (and, where the opening was given explicitly, the ``setup``), the actions in notation, and the
 result. ``docs/records.md`` documents the format.
 
->>> from triverse import load_game
->>> state = load_game("triominoes", players=2).new_initial_state(seed=3)
+>>> from triverse.core.plugins import available_games, load_game
+>>> state = load_game(available_games()[0]).new_initial_state(seed=3)  # any game
 >>> for _ in range(5):
 ...     _ = state.apply(next(state.legal_actions()))
 >>> record = Record.from_state(state, ["Ann", "Bob"])
@@ -26,6 +26,7 @@ from typing import Any
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Result, State
+from triverse.core.plugins import load_game
 
 FORMAT = "triverse-record"
 VERSION = 1
@@ -165,8 +166,6 @@ class Record:
 
     # --- replay ----------------------------------------------------------------------------------
     def initial_state(self) -> State[Any]:
-        from triverse.games import load_game  # the registry imports the engines lazily
-
         try:
             game = load_game(self.game, len(self.players), **dict(self.options))
         except OptionError as exc:

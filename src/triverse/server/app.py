@@ -224,6 +224,7 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
                 options=[OptionInfo(**spec.to_json()) for spec in cls.option_specs],
                 variants=dict(cls.variants),
                 think_default=knowledge_for(entry.name).default_budget,
+                view=entry.view, rules=entry.rules,
             ))
         think = ThinkInfo(levels=list(THINKING_LEVELS),
                           minimum=THINK_RANGE[0], maximum=THINK_RANGE[1])
@@ -236,8 +237,8 @@ def _install_api(app: FastAPI, service: MatchService) -> None:
 
     @app.get("/api/games", tags=["games"])
     async def list_games() -> GamesAnswer:
-        """Every game of the catalogue (built or coming soon), the computer levels and the
-        match modes."""
+        """Every installed game, with its browser module and rules page, the computer levels
+        and the match modes."""
         return games_answer()
 
     @app.get("/api/games/{name}/data", responses=ERRORS, tags=["games"])

@@ -85,7 +85,7 @@ def choose_notation(
     was created with; ``None``: the game's default. ``memory``: what the veteran remembers of
     the game, digested from the seat's own earlier observations (``LiveMatch.memory_of``)."""
     game = spec.build()
-    player = make_player(level, game.name, time_budget)
+    player = make_player(level, time_budget)
     if memory is not None and isinstance(player, VeteranPlayer):
         player.memory = memory
     return str(player.choose(game, observation, rng))

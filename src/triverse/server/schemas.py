@@ -27,7 +27,7 @@ class OptionInfo(BaseModel):
 
 
 class GameInfo(BaseModel):
-    """A game of the catalogue; the details are ``null`` while it is coming soon."""
+    """An installed game; the details are ``null`` while it is coming soon."""
 
     name: str
     title: str
@@ -41,6 +41,9 @@ class GameInfo(BaseModel):
     think_default: float | None = Field(default=None, description="seconds the veteran "
                                         "thinks about a move in this game when its seat names no "
                                         "think")
+    view: str | None = Field(default=None, description="URL path of the ES module that "
+                             "gives the game its table in the browser; null: no table there")
+    rules: str | None = Field(default=None, description="URL path of the game's rules page")
 
 
 class ThinkInfo(BaseModel):

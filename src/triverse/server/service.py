@@ -43,7 +43,7 @@ from triverse.core.events import Event
 from triverse.core.game import Game, State
 from triverse.core.records import PlayerInfo, Record
 from triverse.core.rng import SEED_MAX, derive, fresh_seed
-from triverse.games import CATALOGUE
+from triverse.games import plugins
 from triverse.server.bots import BotPool, GameSpec, game_class_at
 from triverse.server.clock import Clock, SystemClock, iso_utc
 from triverse.server.config import Settings
@@ -78,13 +78,17 @@ seat of that level may be given a thinking time; the others answer at once."""
 
 @dataclass(frozen=True, slots=True)
 class GameEntry:
-    """A game the server knows: from the catalogue, or added by the settings."""
+    """A game the server knows: an installed game plugin, or one added by the settings."""
 
     name: str
     title: str
     summary: str
     module: str | None
     """``"package.module:Class"``; ``None`` while the game is coming soon."""
+    view: str | None = None
+    """The browser's module for the game (its plugin's ``view``); ``None``: no table."""
+    rules: str | None = None
+    """The URL path of its rules page."""
 
     def cls(self) -> type[Game[Any, Any]]:
         """The game's class (only for an available game)."""
@@ -173,9 +177,11 @@ class MatchService:
         # An in-memory SQLite database is one connection: use it from one thread only.
         self._db_thread = (ThreadPoolExecutor(1, thread_name_prefix="triverse-db")
                            if isinstance(self.engine.pool, StaticPool) else None)
-        self.games: dict[str, GameEntry] = {
-            e.name: GameEntry(e.name, e.title, e.summary, e.module) for e in CATALOGUE
-        }
+        self.games: dict[str, GameEntry] = {}
+        for name, plugin in plugins().items():
+            cls = plugin.game_class()
+            self.games[name] = GameEntry(name, cls.title, cls.summary, plugin.engine,
+                                         plugin.view, plugin.rules)
         for module in settings.extra_games:
             cls = game_class_at(module)
             self.games[cls.name] = GameEntry(cls.name, cls.title, cls.summary, module)

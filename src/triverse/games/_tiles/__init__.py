@@ -10,5 +10,5 @@
 - :mod:`.text`: the terminal picture.
 
 The grid itself (cells, corners, the frontier, and the one detector of hexagons, spans and
-two-side plays) is :mod:`triverse.core.trigrid`.
+two-side plays) is :mod:`triverse.games._tiles.trigrid`.
 """

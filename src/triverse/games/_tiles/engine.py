@@ -3,7 +3,7 @@
 A game subclasses :class:`TileGame`, :class:`TileState` and :class:`TileObservation` and writes
 only what its rules say differently: how a round opens, what a placement earns beyond the sum of
 its numbers (:meth:`TileState._bonuses`, read from the grid's one detector
-:meth:`~triverse.core.trigrid.Board.specials`), how a round ends and when the game does.
+:meth:`~triverse.games._tiles.trigrid.Board.specials`), how a round ends and when the game does.
 
 Everything else is written here once: the deal, the legal placements, drawing and passing, the
 reasons an action is refused, going out, observations and their tensor, determinization, clones,
@@ -23,7 +23,8 @@ from triverse.core.errors import IllegalActionError, NotationError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
 from triverse.core.rng import derive, fresh_seed
-from triverse.core.trigrid import (
+from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
+from triverse.games._tiles.trigrid import (
     ORIGIN,
     RING_CORNERS,
     Board,
@@ -36,7 +37,6 @@ from triverse.core.trigrid import (
     is_up,
     vertex_cells,
 )
-from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
 
 WINDOW_X = range(-9, 11)
 """The board window of the tensor: cells ``(x, y)`` with ``x`` in [-9, 10] ..."""

@@ -263,6 +263,10 @@ class TridentGame(Game["TridentState", Action]):
     """Trident for 2-4 players: number tiles laid crossword style, lines of three total 15."""
 
     name: ClassVar[str] = "trident"
+    title: ClassVar[str] = "Trident"
+    summary: ClassVar[str] = (
+        "Number tiles 0-15 laid crossword style: every line of three must total exactly 15."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2

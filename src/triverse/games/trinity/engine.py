@@ -30,7 +30,6 @@ from typing import Any, ClassVar, Final
 from triverse.core.errors import RecordError, TriverseError
 from triverse.core.events import Event
 from triverse.core.options import OptionSpec
-from triverse.core.trigrid import ORIGIN, Specials
 from triverse.games._tiles.engine import (
     TileGame,
     TileObservation,
@@ -38,6 +37,7 @@ from triverse.games._tiles.engine import (
     seat_text,
 )
 from triverse.games._tiles.tiles import Place, TileSet
+from triverse.games._tiles.trigrid import ORIGIN, Specials
 from triverse.games.trinity.tiles import TILES, TILESET
 
 MAX_PLAYERS: Final = 4
@@ -121,6 +121,11 @@ class TrinityGame(TileGame["TrinityState"]):
     """Trinity for 2-4 players: 76 chiral triangles, Hexagons, Spans and Slides, 1-3 rounds."""
 
     name = "trinity"
+    title = "Trinity"
+    summary = (
+        "Triangle tiles numbered 0-5, 76 of them: match corners, score Hexagons, Spans and "
+        "Slides over up to three rounds."
+    )
     min_players = 2
     max_players = MAX_PLAYERS
     option_specs = (

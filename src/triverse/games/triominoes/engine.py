@@ -27,7 +27,6 @@ from typing import Any, ClassVar, Final
 from triverse.core.errors import RecordError
 from triverse.core.events import Event
 from triverse.core.options import OptionSpec
-from triverse.core.trigrid import Specials
 from triverse.games._tiles.engine import (
     WINDOW_X,
     WINDOW_Y,
@@ -37,6 +36,7 @@ from triverse.games._tiles.engine import (
     seat_text,
 )
 from triverse.games._tiles.tiles import Action, Place, Tile, TileSet
+from triverse.games._tiles.trigrid import Specials
 from triverse.games.triominoes.tiles import TILES, TILESET, ZERO_TRIPLE
 
 MAX_PLAYERS: Final = 6
@@ -135,6 +135,11 @@ class TriominoesGame(TileGame["TriominoesState"]):
     """Tri-ominoes for 2-6 players: match corners, score hexagons and bridges, play to 400."""
 
     name: ClassVar[str] = "triominoes"
+    title: ClassVar[str] = "Tri-ominoes"
+    summary: ClassVar[str] = (
+        "The 1965 triangular dominoes for 2-6 players: match corners, build hexagons and "
+        "bridges, play to 400."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2

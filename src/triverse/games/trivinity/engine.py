@@ -265,6 +265,11 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
     """
 
     name: ClassVar[str] = "trivinity"
+    title: ClassVar[str] = "Trivinity"
+    summary: ClassVar[str] = (
+        "A deck-building game of gods: gather Power, Mana and Tribute and buy from a 3x3 grid "
+        "of stacks."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 2
