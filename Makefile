@@ -24,6 +24,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

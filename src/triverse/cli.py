@@ -338,7 +338,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 # --- triverse arena ------------------------------------------------------------------------------
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
-    from triverse.ai import arena
+    from triverse import arena
 
     try:
         return arena.run(args, out)
@@ -382,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--json", action="store_true")
 
-    from triverse.ai.arena import add_arguments as add_arena_arguments
+    from triverse.arena import add_arguments as add_arena_arguments
 
     add_arena_arguments(sub.add_parser(
         "arena", help="computer players against each other, with win rates and Elo"))

@@ -3,7 +3,7 @@
     triverse arena GAME --players veteran,average [--games N] [--seed S] [--jobs J]
                    [--option NAME=VALUE] [--time-budget T] [--json] [--records DIR]
 
-(also ``python -m triverse.ai.arena ...``). One entry of ``--players`` per seat: a level
+(also ``python -m triverse.arena ...``). One entry of ``--players`` per seat: a level
 (``novice``, ``average``, ``veteran``), ``ismcts`` (OpenSpiel's ISMCTS bot, calibrated to the
 same wall time per move; in Triangles, a perfect-information game, OpenSpiel's MCTS bot), or the
 old generic players ``random`` and ``greedy``. ``KIND@SECONDS`` gives one entry its own time
@@ -149,7 +149,7 @@ def make_entry_player(entry: EntrySpec, budget: float | None, clock: str = "wall
         return RandomPlayer()
     if entry.kind == "greedy":
         return GreedyPlayer()
-    from triverse.ai.openspiel_bots import OpenSpielSearchPlayer
+    from triverse.arena.openspiel_bots import OpenSpielSearchPlayer
 
     return OpenSpielSearchPlayer(budget or 0.0, clock)
 
@@ -511,7 +511,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """``python -m triverse.ai.arena GAME ...``."""
+    """``python -m triverse.arena GAME ...``."""
     parser = argparse.ArgumentParser(prog="triverse arena",
                                      description="Computer players against each other.")
     add_arguments(parser)
@@ -525,9 +525,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("\ninterrupted\n")
         return 130
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 __all__ = [
