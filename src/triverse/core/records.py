@@ -28,7 +28,15 @@ from triverse.core.events import Event
 from triverse.core.game import Result, State
 
 FORMAT = "triverse-record"
-VERSION = 1
+VERSION = 2
+"""The format version written; :data:`OLD_RULES` says what the older versions, still read, meant."""
+OLD_RULES: dict[int, dict[str, dict[str, Any]]] = {
+    1: {"triominoes": {"rules_version": 1}},
+}
+"""By format version, then game: the options a record of that version leaves out because they
+did not exist yet, with the value that gives the rules it was played under. Version 1: a blocked
+round of Tri-ominoes' seed rules was settled as in Pressman's (``docs/rules/triominoes.md``,
+D11)."""
 PLAYER_KINDS = ("human", "novice", "average", "veteran")
 
 
@@ -104,15 +112,27 @@ class Record:
 
     @classmethod
     def from_json(cls, data: object) -> Record:
-        """Check and read a record; :class:`RecordError` names the first thing wrong."""
+        """Check and read a record; :class:`RecordError` names the first thing wrong.
+
+        A record of an older version gets the options it left out that name the rules it was
+        played under (:data:`OLD_RULES`), so that it replays as it was played:
+
+        >>> old = {"format": FORMAT, "version": 1, "game": "triominoes", "seed": 5,
+        ...        "options": {"variant": "seed"}, "players": [{"name": "A"}, {"name": "B"}],
+        ...        "actions": []}
+        >>> dict(Record.from_json(old).options)
+        {'rules_version': 1, 'variant': 'seed'}
+        """
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
         if data.get("format") != FORMAT:
             raise RecordError(f"not a Triverse record: 'format' is {data.get('format')!r}, "
                               f"not {FORMAT!r}")
-        if data.get("version") != VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported "
-                              f"(this Triverse reads version {VERSION})")
+        version = data.get("version")
+        if type(version) is not int or (version != VERSION and version not in OLD_RULES):
+            readable = ", ".join(str(v) for v in sorted([*OLD_RULES, VERSION]))
+            raise RecordError(f"record version {version!r} is not supported "
+                              f"(this Triverse reads versions {readable})")
         game = _field(data, "game", str)
         seed = _field(data, "seed", int)
         raw_players = _field(data, "players", list)
@@ -132,6 +152,8 @@ class Record:
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise RecordError("'options' must be an object")
+        if version != VERSION:
+            options = {**OLD_RULES[version].get(game, {}), **options}
         setup = data.get("setup")
         if setup is not None and not isinstance(setup, dict):
             raise RecordError("'setup' must be an object or null")
