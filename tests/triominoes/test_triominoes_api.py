@@ -6,16 +6,18 @@ import copy
 import json
 import pickle
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from triverse.core.errors import IllegalActionError, NotationError, RecordError
-from triverse.core.records import Record, replay
+from triverse.core.records import VERSION, Record, ReplayError, replay
 from triverse.games import load_game
 from triverse.games._tiles.trigrid import UNKNOWN
 from triverse.games.triominoes.engine import (
     NUM_ACTION_IDS,
+    RULES_VERSION,
     WINDOW_X,
     WINDOW_Y,
     TriominoesGame,
@@ -118,6 +120,45 @@ def test_meaningless_ids_are_refused() -> None:
     edge = [c for c in (state.board.from_anchor(0, e) for e in range(3))].index(first_neighbour)
     with pytest.raises(IllegalActionError, match="occupied"):
         state.decode_action(((0 * 56 + 0) * 3 + edge) * 3 + 0)
+
+
+# --- records of the rules' first version -------------------------------------------------------
+OLD_RECORD = Path(__file__).parent / "data" / "blocked_seed_round_v1.json"
+"""A finished seed-rules game (random play to 150) saved in record format 1 by Triverse before
+a blocked seed round kept the scores: its round 1 is blocked and was settled (D11)."""
+
+
+def test_an_old_record_with_a_settled_blocked_seed_round_replays_to_its_result() -> None:
+    record = Record.load(OLD_RECORD)
+    assert record.options["rules_version"] == 1 and record.result is not None
+    state = replay(record)  # checks the stored result
+    assert list(record.result.scores) == state.scores == [144, 328]
+    events = [e for _, _, _, evs in record.steps() for e in evs]
+    blocked = next(e for e in events if e.kind == "round_end" and e.data["reason"] == "blocked")
+    assert blocked.label == "Round 1 is blocked: Seat 1 with the fewest points in hand"
+    assert [e.label for e in events if e.data.get("reason") in ("opponents_tiles", "own_tiles")
+            ][:2] == ["Opponents' tiles +39", "Own tiles -6"]
+    # Saved again, it is a record of today's version that names the old rules.
+    again = Record.loads(record.dumps())
+    assert again.to_json()["version"] == VERSION == 2 and again == record
+    assert replay(again).scores == [144, 328]
+
+
+def test_the_same_actions_under_todays_rules_keep_the_blocked_round_scores() -> None:
+    data = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
+    data["version"] = VERSION
+    today = Record.from_json(data)
+    assert "rules_version" not in today.options
+    with pytest.raises(ReplayError, match=r"the replay gives \[144, 295\]"):
+        replay(today)
+    state = today.initial_state()
+    assert state.game.options["rules_version"] == RULES_VERSION
+    events = [e for _, _, _, evs in today.steps(state) for e in evs]
+    blocked = next(e for e in events if e.kind == "round_end" and e.data["reason"] == "blocked")
+    assert blocked.label == "Round 1 is blocked: scores are kept, new deal"
+    # The old record's 115 and 143 after the settlement (+39 -6 to Seat 1) were 115 and 110.
+    assert blocked.data["scores"] == [115, 110]
+    assert state.is_terminal() and state.scores == [144, 295]
 
 
 # --- setups --------------------------------------------------------------------------------------

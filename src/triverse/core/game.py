@@ -126,6 +126,10 @@ class Game(ABC, Generic[S, A]):
     """Named rule variants and what each changes; the first is the seed's rules."""
     perfect_information: ClassVar[bool] = False
     """True when no seat ever has hidden information."""
+    record_options: ClassVar[Mapping[int, Mapping[str, OptionValue]]] = {}
+    """By older record format version: the options such a record leaves out, because they did
+    not exist yet, with the values that give the rules it was played under
+    (:data:`triverse.core.records.OLD_VERSIONS`)."""
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players

@@ -174,6 +174,9 @@ export const GAME_UIS = {
     ...tileGameBase,
     title: "Tri-ominoes",
     rules: "/rules/triominoes.html",
+    // rules_version 1 only replays games played before a blocked seed round kept the scores.
+    advancedOptions: [...tileGameBase.advancedOptions, "rules_version"],
+    optionLabels: { ...tileGameBase.optionLabels, rules_version: "Rules version" },
   },
   trinity: {
     ...tileGameBase,
