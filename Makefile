@@ -4,6 +4,8 @@
 #   make test  - the same environment with every extra and the test tools, then the whole suite
 PYTHON ?= python3
 VENV   ?= .venv
+ARGS   ?=
+# ARGS go to `triverse serve`: make run ARGS="--port 8001"
 BIN     = $(VENV)/bin
 
 .PHONY: run test lint typecheck unit bench clean
@@ -21,7 +23,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
-	$(BIN)/triverse serve
+	$(BIN)/triverse serve $(ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
