@@ -25,7 +25,7 @@ def test_trinity_is_available_with_its_options() -> None:
     assert isinstance(load_game("trinity", 3, rounds=2).new_initial_state(seed=1), TrinityState)
     code, text = run(["games"])
     assert code == 0
-    assert "--option rounds=3; --option max_tiebreakers=10" in text
+    assert "rounds: 3 (1 to 3)" in text and "max_tiebreakers: 10" in text
 
 
 def test_simulate_novice_against_average_and_replay_the_records(tmp_path: Path) -> None:
