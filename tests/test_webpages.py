@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from triverse import webpages
-from triverse.games import CATALOGUE
+from triverse.games import available_games, game_class
 from triverse.webpages import SITE_HEADER, WEB, RulesPage, expected, pages, stale
 
 
@@ -23,11 +23,11 @@ def test_the_committed_pages_are_laid_out_from_the_template(
 
 def test_every_game_has_a_rules_page_linked_from_the_index() -> None:
     index = (WEB / "rules" / "index.html").read_text(encoding="utf-8")
-    for entry in CATALOGUE:
-        page = WEB / "rules" / f"{entry.name}.html"
-        assert page.exists() and f'href="/rules/{entry.name}.html"' in index
+    for name in available_games():
+        page = WEB / "rules" / f"{name}.html"
+        assert page.exists() and f'href="/rules/{name}.html"' in index
         assert webpages.parse_rules_page(page.read_text(encoding="utf-8")).title.startswith(
-            entry.title)
+            game_class(name).title)
 
 
 def test_trinity_is_no_longer_coming_soon() -> None:
