@@ -167,7 +167,7 @@ class MatchConnection:
 
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if message.get("origin") != self.service.instance:
+            if self.service.news.from_elsewhere(message):
                 await self.service.catch_up(self.match_id)
             await self.send_view()
 
