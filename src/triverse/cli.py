@@ -331,10 +331,14 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 # --- triverse serve -----------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from triverse.server import address, serve  # the web stack loads only for this command
+    from triverse.server.config import settings_with
 
-    out.write(f"Triverse is running at {address(args.host, args.port)} (Ctrl-C stops it)\n")
+    # The flags override the TRIVERSE_* environment variables (docs/server.md).
+    settings = settings_with(host=args.host, port=args.port, db_url=args.db)
+    out.write(f"Triverse is running at {address(settings.host, settings.port)} "
+              "(Ctrl-C stops it)\n")
     out.flush()
-    serve(args.host, args.port, args.db)
+    serve(settings=settings)
     return 0
 
 
@@ -375,10 +379,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="machine-readable summary")
 
     srv = sub.add_parser("serve", help="run the web server")
-    srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--host", help="address to listen on (default: $TRIVERSE_HOST, else "
+                     "127.0.0.1)")
+    srv.add_argument("--port", type=int, help="port (default: $TRIVERSE_PORT, else 8000)")
     srv.add_argument("--db", metavar="URL",
-                     help="database URL (default: a SQLite file in the user data directory)")
+                     help="database URL (default: $TRIVERSE_DB_URL, else a SQLite file in the "
+                     "user data directory)")
 
     rep = sub.add_parser("replay", help="check a record by replaying it")
     rep.add_argument("file")

@@ -28,6 +28,8 @@ import platformdirs
 from pydantic import BeforeValidator, Field
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from triverse.server import DEFAULT_HOST, DEFAULT_PORT
+
 APP_NAME = "triverse"
 ENV_PREFIX = "TRIVERSE_"
 """Every setting's environment variable is this and the setting's name in capitals."""
@@ -93,9 +95,9 @@ class Settings(BaseSettings):
     db_url: Annotated[str, BeforeValidator(_resolve_url)] = Field(
         default="", validate_default=True)
     """A SQLAlchemy URL, resolved by :func:`database_url` (unset: the default SQLite file)."""
-    host: str = "127.0.0.1"
+    host: str = DEFAULT_HOST
     """The address ``triverse serve`` listens on."""
-    port: int = Field(8000, ge=0, le=65535)
+    port: int = Field(DEFAULT_PORT, ge=0, le=65535)
     """The port ``triverse serve`` listens on."""
     bot_delay: float = Field(0.6, ge=0)
     """Seconds a computer player waits before each move, so humans can follow."""
