@@ -7,7 +7,8 @@ so a shared broker would see nothing secret.
 
 :class:`InProcessPubSub` serves one process. A second process would plug in another
 implementation of :class:`PubSub` (Redis ``PUBLISH``/``SUBSCRIBE``, PostgreSQL
-``LISTEN``/``NOTIFY``); see ``docs/server.md``.
+``LISTEN``/``NOTIFY``); see ``docs/server.md``. :class:`MatchNews` is what the rest of the
+server publishes through: one kind of message, signed with the process's ``origin``.
 
 >>> import asyncio
 >>> async def demo() -> list[dict[str, object]]:
