@@ -165,7 +165,8 @@ def test_help_reads_as_plain_text_with_defaults(capsys: pytest.CaptureFixture[st
         assert f"\n  {command} " in top
     assert "  triverse simulate triominoes --players novice,average" in top   # examples kept
     serve = help_text(["serve"], capsys)
-    assert "(default: 127.0.0.1)" in serve and "(default: 8000)" in serve
+    assert "(default: $TRIVERSE_HOST, else 127.0.0.1)" in " ".join(serve.split())
+    assert "(default: $TRIVERSE_PORT, else 8000)" in " ".join(serve.split())
     assert "triverse[server]" in serve
     simulate = help_text(["simulate"], capsys)
     assert "(default: 100)" in simulate and "(default: novice,average)" in simulate
@@ -203,7 +204,8 @@ def test_serve_says_where_the_games_are_kept(
     import triverse.server
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(triverse.server, "serve", lambda *args: calls.append(args))
+    monkeypatch.setattr(triverse.server, "serve", lambda settings: calls.append(
+        (settings.host, settings.port, settings.db_url)))
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]

@@ -105,6 +105,8 @@ def test_the_outside_game_plays_through_the_server(
         lobby = {g["name"]: g for g in client.get("/api/games").json()["games"]}
         assert list(lobby) == [*GAMES, "toy"]
         assert lobby["toy"]["available"] and lobby["toy"]["view"] is None
+        rules = client.get(lobby["toy"]["rules"])
+        assert rules.status_code == 200 and "Climb" in rules.text
         assert {o["name"] for o in lobby["toy"]["options"]} >= {"cards", "hand"}
         created = client.post("/api/matches", json={
             "game": "toy", "seats": [{"kind": "human"}, {"kind": "average"}]}).json()

@@ -413,14 +413,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError("triverse serve needs the server extra: pip install 'triverse[server]' "
                        f"(missing: {', '.join(missing)})", whole=True)
     from triverse.server import address, serve  # the web stack loads only for this command
-    from triverse.server.config import database_url
+    from triverse.server.config import settings_with
 
-    url = address(args.host, args.port)
-    _check_port(args.host, args.port, url)
-    out.write(f"Games are kept in {_where_games_are_kept(database_url(args.db))}\n")
+    # The flags override the TRIVERSE_* environment variables (docs/server.md).
+    settings = settings_with(host=args.host, port=args.port, db_url=args.db)
+    url = address(settings.host, settings.port)
+    _check_port(settings.host, settings.port, url)
+    out.write(f"Games are kept in {_where_games_are_kept(settings.db_url)}\n")
     out.write(f"Triverse is running at {url} (Ctrl-C stops it)\n")
     out.flush()
-    serve(args.host, args.port, args.db)
+    serve(settings=settings)
     return 0
 
 
@@ -518,10 +520,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = command("serve", "run the web server",
                   "Run the web server: the lobby, the tables and the rules in a browser. Needs "
-                  "the server extra (pip install 'triverse[server]').")
-    srv.add_argument("--host", default="127.0.0.1",
-                     help="address to listen on (0.0.0.0 opens it to the network)")
-    srv.add_argument("--port", type=int, default=8000, help="port to listen on")
+                  "the server extra (pip install 'triverse[server]'). Each flag overrides its "
+                  "TRIVERSE_* environment variable (docs/server.md).")
+    srv.add_argument("--host", help="address to listen on, 0.0.0.0 opens it to the network "
+                     "(default: $TRIVERSE_HOST, else 127.0.0.1)")
+    srv.add_argument("--port", type=int, help="port to listen on (default: $TRIVERSE_PORT, "
+                     "else 8000)")
     srv.add_argument("--db", metavar="URL",
                      help="database URL, sqlite:///FILE or postgresql://USER@HOST/DB "
                           "(default: $TRIVERSE_DB_URL, else triverse.sqlite3 in the user data "

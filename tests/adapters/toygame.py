@@ -373,6 +373,8 @@ class ToyState(State[ToyAction]):
         return self._setup
 
 
-PLUGIN = GamePlugin(engine="adapters.toygame:ToyGame")
+PLUGIN = GamePlugin(engine="adapters.toygame:ToyGame", static="adapters:toyweb",
+                    rules="/games/toy/rules.html")
 """Climb as a game plugin (``tests/plugin_site`` declares it in the ``triverse.games`` entry
-points): no knowledge of its own (the computer players use the generic one), no browser table."""
+points): no knowledge of its own (the computer players use the generic one), no browser table,
+a rules page among its own static files (``toyweb/``)."""
