@@ -92,8 +92,7 @@ function loadGame(game) {
   if (!game.available || !game.view) return Promise.resolve(null);
   if (!entries.has(game.name)) {
     if (!modules.has(game.view)) modules.set(game.view, import(game.view));
-    entries.set(game.name, modules.get(game.view).then((module) => {
-      const entry = entryOf(game, module);
+    entries.set(game.name, modules.get(game.view).then((module) => entryOf(game, module)).then((entry) => {
       ready.set(game.name, entry);
       failed.delete(game.name);
       return entry;
