@@ -98,7 +98,7 @@ class CreateMatch(BaseModel):
     """A new match."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str = Field(description="a game's machine name, e.g. triominoes")
+    game: str = Field(description="a game's machine name, as GET /api/games lists it")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="game options; missing ones take defaults")
     seats: list[SeatSpec] = Field(min_length=1, max_length=16,
