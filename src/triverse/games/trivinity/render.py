@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from triverse.games.trivinity.cards import RESOURCES, CardTable
+from triverse.games.trivinity.rules import frame_steps, total_score
 from triverse.games.trivinity.text import (
     TIER_MARKS,
     card_text,
@@ -26,13 +27,11 @@ from triverse.games.trivinity.text import (
 )
 
 if TYPE_CHECKING:
-    from triverse.games.trivinity.engine import (
-        Pending,
-        TrivinityAction,
-        TrivinityGame,
-        TrivinityObservation,
-        TrivinityState,
-    )
+    from triverse.games.trivinity.actions import TrivinityAction
+    from triverse.games.trivinity.engine import TrivinityGame
+    from triverse.games.trivinity.observation import TrivinityObservation
+    from triverse.games.trivinity.rules import Pending
+    from triverse.games.trivinity.state import TrivinityState
 
 
 def card_json(table: CardTable, instance: int) -> dict[str, Any]:
@@ -80,8 +79,6 @@ def prompt(state: TrivinityState, pending: Pending) -> str:
         return f"{card.name} attacks you: discard a card of your choice"
     if pending.kind == "seat":
         return f"choose the opponent {card.name} attacks"
-    from triverse.games.trivinity.engine import frame_steps
-
     step = frame_steps(table, table.design_of[pending.card], pending.part)[pending.index]
     return f"{card.name}: {step_text(step)}"
 
@@ -113,8 +110,6 @@ def _glyph(table: CardTable, instance: int) -> str:
 
 def render_observation(game: TrivinityGame, obs: TrivinityObservation) -> str:
     """A plain-text picture of everything ``obs`` shows."""
-    from triverse.games.trivinity.engine import total_score
-
     table = game.table
     out: list[str] = []
     who = "spectator" if obs.player is None else f"player {obs.player + 1}"
