@@ -1,18 +1,21 @@
 """A Trivinity opening given explicitly: the JSON form of ``docs/rules/trivinity.md``.
 
 Every card of the game is placed exactly once, by key: in a player's hand, deck or discard
-pile, in a stack of its tier, or face down in Limbo. Lists of piles give the top card last
-(as the state keeps them); a stack may be an object with its ``cards`` and how many face-up
-cards are ``buried`` at its bottom.
+pile, in a stack of its tier, or face down in Limbo. Piles list their top card first; a stack
+may be an object with its ``cards`` and how many face-up cards are ``buried`` at its bottom.
+
+The shape is declared (:func:`setup_schema`) and checked by :mod:`triverse.core.schema`, which
+names the path of a bad part; the checks that need the whole position (the seats' module
+options, every card once, each stack's tier, the buried counts) follow, naming the path too.
 
 >>> from triverse import load_game
 >>> game = load_game("trivinity", module_1="heroes", module_2="zodiac")
 >>> try:
-...     game.new_initial_state(seed=1, setup={"modules": ["heroes"]})
+...     game.new_initial_state(seed=1, setup={"modules": ["heroes", "zodiac"],
+...                            "players": [{}, {}], "stacks": [[]] * 9, "limbo": ["zeus"]})
 ... except RecordError as error:
 ...     print(error)
-setup 'modules' must list 2 modules, one per seat, from heroes, scoundrels, zodiac, elements, \
-world, disasters, servants
+setup.limbo[0]: expected a card key such as 'power' or 'divine-forge', got 'zeus'
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from triverse.core.errors import RecordError
+from triverse.core.schema import AnyOf, Choice, Fields, Integer, ListOf, Parsed, validate
 from triverse.games.trivinity.cards import CardTable
 from triverse.games.trivinity.rules import MODULE_CHOICES, STACKS
 from triverse.games.trivinity.state import TrivinityState
@@ -29,29 +33,66 @@ from triverse.games.trivinity.turns import start_turn
 if TYPE_CHECKING:
     from triverse.games.trivinity.engine import TrivinityGame
 
-FIELDS = ("limbo", "modules", "order", "players", "stacks")
-"""The fields of a set-up object."""
-PLAYER_FIELDS = ("hand", "deck", "discard")
-"""The fields of each player's object."""
+MODULES = MODULE_CHOICES[1:]
+"""The modules a setup may name (``random`` is an option, not a module)."""
+
+
+def setup_schema(game: TrivinityGame) -> Fields:
+    """The shape of a setup for ``game`` (its player count and card table).
+
+    Card keys come back as design indices; stacks as ``{"cards": ..., "buried": ...}``.
+    """
+    n = game.num_players
+    by_key = game.table.by_key
+
+    def design(key: str) -> int:
+        if key not in by_key:
+            raise ValueError()  # "expected a card key" says it all
+        return by_key[key]
+
+    card = Parsed(design, "a card key such as 'power' or 'divine-forge'")
+    pile = ListOf(card, what="a list of card keys, the top card first")
+    player = Fields(optional={"hand": pile, "deck": pile, "discard": pile})
+    stack = AnyOf(pile, Fields(required={"cards": pile}, optional={"buried": Integer(minimum=0)}),
+                  what="a stack: a list of card keys, or an object with 'cards' and 'buried'")
+    return Fields(
+        required={
+            "modules": ListOf(Choice(MODULES), length=n, what=f"a list of {n} modules, one per "
+                              f"seat, from {', '.join(MODULES)}"),
+            "players": ListOf(player, length=n, what=f"a list of {n} players, one per seat"),
+            "stacks": ListOf(stack, length=STACKS, what="a list of 9 stacks, stacks 1-3 (tier 1) "
+                             "first"),
+        },
+        optional={
+            "order": ListOf(Integer(minimum=0, maximum=n - 1, what=f"a seat 0 to {n - 1}"),
+                            length=n, unique=True,
+                            what=f"the seats 0 to {n - 1}, each once, in turn order"),
+            "limbo": pile,
+        },
+    )
 
 
 def state_from_setup(game: TrivinityGame, seed: int, setup: Mapping[str, Any]) -> TrivinityState:
     """Build the opening given in ``setup`` (the JSON form of docs/rules/trivinity.md)."""
     n = game.num_players
-    extra = set(setup) - set(FIELDS)
-    if extra:
-        raise RecordError(f"setup has an unknown field {sorted(extra)[0]!r}; its fields are "
-                          f"{', '.join(FIELDS)}")
-    modules = _modules(game, setup.get("modules"))
-    order = setup.get("order", list(range(n)))
-    if not isinstance(order, list) or sorted(order) != list(range(n)):
-        raise RecordError(f"setup 'order' must be the seats 0 to {n - 1} in turn order, not "
-                          f"{order!r}")
+    given = validate(setup_schema(game), setup, "setup")
+    modules: list[str] = given["modules"]
+    for seat, module in enumerate(modules):
+        chosen = game.options[f"module_{seat + 1}"]
+        if chosen not in ("random", module):
+            raise RecordError(f"setup.modules[{seat}]: seat {seat + 1} is given the module "
+                              f"{module!r}, but the option module_{seat + 1} is {chosen!r}")
+    order: list[int] = given.get("order", list(range(n)))
     state = TrivinityState(game, seed, tuple(modules), tuple(order))
     cards = _Cards(game.table, modules, n)
-    _place_players(state, cards, setup.get("players"))
-    _place_stacks(state, cards, setup.get("stacks"))
-    state.limbo_down = sorted(cards.take(setup.get("limbo", []), "limbo"))
+    for q, player in enumerate(given["players"]):
+        where = f"setup.players[{q}]"
+        state.hands[q] = sorted(cards.take(player.get("hand", []), f"{where}.hand"))
+        state.decks[q] = cards.take(player.get("deck", []), f"{where}.deck")[::-1]
+        state.discards[q] = cards.take(player.get("discard", []), f"{where}.discard")[::-1]
+    for s, stack in enumerate(given["stacks"]):
+        _place_stack(state, cards, s, stack)
+    state.limbo_down = sorted(cards.take(given.get("limbo", []), "setup.limbo"))
     cards.check_all_placed()
     for q in range(n):
         state.totals[q] = [0, 0, 0, 0, 0]
@@ -60,21 +101,6 @@ def state_from_setup(game: TrivinityGame, seed: int, setup: Mapping[str, Any]) -
     state._setup = dict(setup)
     start_turn(state, order[0], [])
     return state
-
-
-def _modules(game: TrivinityGame, modules: object) -> list[str]:
-    """The seats' modules, checked against the game's module options."""
-    n = game.num_players
-    if (not isinstance(modules, list) or len(modules) != n
-            or not all(m in MODULE_CHOICES[1:] for m in modules)):
-        raise RecordError(f"setup 'modules' must list {n} modules, one per seat, from "
-                          f"{', '.join(MODULE_CHOICES[1:])}")
-    for seat, module in enumerate(modules):
-        chosen = game.options[f"module_{seat + 1}"]
-        if chosen not in ("random", module):
-            raise RecordError(f"setup gives seat {seat + 1} the module {module!r}, but the "
-                              f"option module_{seat + 1} is {chosen!r}")
-    return modules
 
 
 class _Cards:
@@ -89,22 +115,17 @@ class _Cards:
         for cards in self.left.values():
             cards.reverse()
 
-    def take(self, keys: object, where: str) -> list[int]:
-        """A card id for each key of ``keys`` (the setup's place ``where``)."""
-        table = self.table
-        if not isinstance(keys, list):
-            raise RecordError(f"setup {where} must be a list of card keys")
+    def take(self, designs: list[int], where: str) -> list[int]:
+        """A physical card for each design of the pile at ``where``, in the same order."""
         out = []
-        for key in keys:
-            if not isinstance(key, str) or key not in table.by_key:
-                raise RecordError(f"setup {where}: unknown card {key!r}")
-            design = table.by_key[key]
+        for i, design in enumerate(designs):
+            key = self.table.designs[design].key
             if design not in self.left:
-                raise RecordError(f"setup {where}: {key!r} belongs to the "
-                                  f"{table.designs[design].module} module, which is not in "
-                                  f"this game")
+                raise RecordError(f"{where}[{i}]: {key!r} belongs to the "
+                                  f"{self.table.designs[design].module} module, which is not "
+                                  f"in this game")
             if not self.left[design]:
-                raise RecordError(f"setup {where}: {key!r} is placed more often than the "
+                raise RecordError(f"{where}[{i}]: {key!r} is placed more often than the "
                                   f"{self.in_game[design]} copies this game has")
             out.append(self.left[design].pop())
         return out
@@ -117,37 +138,28 @@ class _Cards:
                               f"(every card of the game is in exactly one place)")
 
 
-def _place_players(state: TrivinityState, cards: _Cards, players: object) -> None:
-    n = len(state.order)
-    if not isinstance(players, list) or len(players) != n:
-        raise RecordError(f"setup 'players' must be a list of {n} objects")
-    for q, raw in enumerate(players):
-        if not isinstance(raw, dict) or set(raw) - set(PLAYER_FIELDS):
-            raise RecordError(f"setup players[{q}] is an object with 'hand', 'deck' and "
-                              f"'discard'")
-        state.hands[q] = sorted(cards.take(raw.get("hand", []), f"players[{q}].hand"))
-        state.decks[q] = cards.take(raw.get("deck", []), f"players[{q}].deck")[::-1]
-        state.discards[q] = cards.take(raw.get("discard", []), f"players[{q}].discard")[::-1]
-
-
-def _place_stacks(state: TrivinityState, cards: _Cards, stacks: object) -> None:
+def _place_stack(state: TrivinityState, cards: _Cards, s: int,
+                 stack: list[int] | dict[str, Any]) -> None:
+    """Stack ``s`` (0-based) from the setup: its cards of its tier, and its buried count."""
     table = state.table
-    if not isinstance(stacks, list) or len(stacks) != STACKS:
-        raise RecordError("setup 'stacks' must be a list of 9 stacks, stacks 1-3 (tier 1) "
-                          "first")
-    for s, raw in enumerate(stacks):
-        buried: object = 0
-        if isinstance(raw, dict):
-            buried = raw.get("buried", 0)
-            raw = raw.get("cards")
-        ids = cards.take(raw, f"stacks[{s}]")[::-1]
-        if not isinstance(buried, int) or not 0 <= buried <= max(len(ids) - 1, 0):
-            raise RecordError(f"setup stacks[{s}].buried counts the face-up cards under the "
-                              f"top: 0 to {max(len(ids) - 1, 0)}, not {buried!r}")
-        for c in ids:
-            if table.card(c).tier != s // 3 + 1:
-                raise RecordError(f"setup stacks[{s}]: {table.card(c).key!r} is tier "
-                                  f"{table.card(c).tier}, and stack {s + 1} holds tier "
-                                  f"{s // 3 + 1}")
-        state.stacks[s] = ids
-        state.buried[s] = buried
+    where = f"setup.stacks[{s}]"
+    buried = 0
+    designs: list[int]
+    if isinstance(stack, dict):
+        buried = stack.get("buried", 0)
+        designs = stack["cards"]
+        where += ".cards"
+    else:
+        designs = stack
+    ids = cards.take(designs, where)
+    tier = s // 3 + 1
+    for i, c in enumerate(ids):
+        if table.card(c).tier != tier:
+            raise RecordError(f"{where}[{i}]: {table.card(c).key!r} is tier "
+                              f"{table.card(c).tier}, and stack {s + 1} holds tier {tier}")
+    most = max(len(ids) - 1, 0)
+    if buried > most:
+        raise RecordError(f"setup.stacks[{s}].buried: expected a whole number from 0 to "
+                          f"{most} (the face-up cards under the top), got {buried}")
+    state.stacks[s] = ids[::-1]
+    state.buried[s] = buried
