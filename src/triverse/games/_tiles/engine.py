@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar
 
-from triverse.core.errors import IllegalActionError, NotationError, RecordError
+from triverse.core.errors import IllegalActionError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
 from triverse.core.rng import derive, fresh_seed
+from triverse.core.schema import Fields, Integer, ListOf, Parsed, Schema, validate
 from triverse.core.trigrid import (
     ORIGIN,
     RING_CORNERS,
@@ -44,7 +45,6 @@ WINDOW_Y = range(-5, 6)
 """... and ``y`` in [-5, 5]."""
 CELL_FEATURES = 5
 WINDOW_SIZE = len(WINDOW_X) * len(WINDOW_Y) * CELL_FEATURES
-COMMON_SETUP_KEYS = ("hands", "pool", "board", "scores", "current", "round", "draws", "passes")
 
 
 def seat_text(seat: int) -> str:
@@ -326,7 +326,6 @@ class TileState(State[Action]):
     """One position of a tile game (all its rounds)."""
 
     game: TileGame[Any]
-    extra_setup_keys: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: TileGame[Any], seed: int) -> None:
         super().__init__(game, seed)
@@ -364,7 +363,8 @@ class TileState(State[Action]):
         """Set this game's own fields from an observation (for determinization)."""
 
     def _read_setup(self, setup: Mapping[str, Any], normal: dict[str, Any]) -> None:
-        """Read this game's own setup keys into the state (and ``normal``)."""
+        """Read this game's own setup keys (:meth:`_setup_fields`, checked and converted) into
+        the state (and ``normal``)."""
 
     def seats_in_round(self) -> tuple[int, ...]:
         """The seats dealt into the current round."""
@@ -657,86 +657,57 @@ class TileState(State[Action]):
         out["hands"] = [list(h) for h in self._setup["hands"]]
         return out
 
-    def _setup_number(self, setup: Mapping[str, Any], key: str, low: int, high: int,
-                      default: int) -> int:
-        value = setup.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise RecordError(f"the setup's {key!r} is a whole number from {low} to {high}, "
-                              f"not {value!r}")
-        return value
-
-    def _setup_scores(self, setup: Mapping[str, Any], key: str) -> list[int]:
+    def _scores_schema(self) -> ListOf[int]:
+        """The shape of a list of scores, one per seat."""
         n = self.game.num_players
-        scores = setup[key]
-        if (not isinstance(scores, list) or len(scores) != n
-                or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
-            raise RecordError(f"the setup's {key!r} is a list of {n} whole numbers")
-        return list(scores)
+        return ListOf(Integer(), length=n, what=f"a list of {n} whole numbers, one per seat")
 
-    def _load_setup(self, setup: Mapping[str, Any]) -> None:
-        """Build a position from an explicit setup (the game's rules document describes it)."""
+    def _setup_schema(self) -> Fields:
+        """The shape of a setup: its keys, and the tiles and placements parsed."""
         game = self.game
         tileset = game.tileset
         n = game.num_players
-        if not isinstance(setup, Mapping):
-            raise RecordError("the setup is a JSON object")
-        keys = COMMON_SETUP_KEYS + self.extra_setup_keys
-        unknown = sorted(set(setup) - set(keys))
-        if unknown:
-            raise RecordError(f"the setup has an unknown key {unknown[0]!r}; it may have: "
-                              f"{', '.join(keys)}")
-        for key in ("hands", "pool"):
-            if key not in setup:
-                raise RecordError(f"the setup has no {key!r}")
-        raw_hands = setup["hands"]
-        if not isinstance(raw_hands, list) or len(raw_hands) != n:
-            raise RecordError(f"the setup's 'hands' is a list of {n} hands, one per seat")
-        where: dict[Tile, str] = {}
 
-        def read(text: object, place: str) -> Tile:
-            if not isinstance(text, str):
-                raise RecordError(f"setup {place} is {text!r}, not a tile like '1-3-5'")
-            try:
-                found = tileset.tile(text)
-            except NotationError as exc:
-                raise RecordError(f"setup {place}: {exc}") from None
-            if found in where:
-                raise RecordError(f"tile {found} is in the setup twice: {where[found]} and "
-                                  f"{place}")
-            where[found] = place
-            return found
-
-        hands: list[list[Tile]] = []
-        for i, raw in enumerate(raw_hands):
-            if not isinstance(raw, list):
-                raise RecordError(f"setup hands[{i}] is a list of tiles")
-            hands.append([read(text, f"hands[{i}][{j}]") for j, text in enumerate(raw)])
-        raw_pool = setup["pool"]
-        if not isinstance(raw_pool, list):
-            raise RecordError("the setup's 'pool' is a list of tiles, in drawing order")
-        pool = [read(text, f"pool[{j}]") for j, text in enumerate(raw_pool)]
-        raw_board = setup.get("board", [])
-        if not isinstance(raw_board, list):
-            raise RecordError("the setup's 'board' is a list of placements like '5-5-5@0,0/0'")
-        board = Board()
-        placed: list[Place] = []
-        for j, text in enumerate(raw_board):
-            if not isinstance(text, str):
-                raise RecordError(f"setup board[{j}] is {text!r}, not a placement")
-            try:
-                action = tileset.parse_action(text)
-            except NotationError as exc:
-                raise RecordError(f"setup board[{j}]: {exc}") from None
+        def placement(text: str) -> Place:
+            action = tileset.parse_action(text)
             if not isinstance(action, Place):
-                raise RecordError(f"setup board[{j}] is {text!r}, not a placement")
-            read(str(action.tile), f"board[{j}]")
-            if j == 0 and action.cell != ORIGIN:
-                raise RecordError(f"setup board[0] {action}: a round's first tile is at 0,0")
-            problem = board.misfit(action.cell, action.values)
-            if problem is not None:
-                raise RecordError(f"setup board[{j}] {action}: {problem}")
-            board.place(action.cell, action.values)
-            placed.append(action)
+                raise ValueError(f"{action} is an action, but not a placement")
+            return action
+
+        tile = Parsed(tileset.tile, "a tile like '1-3-5'")
+        required: dict[str, Schema[Any]] = {
+            "hands": ListOf(ListOf(tile, what="a hand (a list of tiles)"), length=n,
+                            what=f"a list of {n} hands, one per seat"),
+            "pool": ListOf(tile, what="a list of tiles, in drawing order"),
+        }
+        optional: dict[str, Schema[Any]] = {
+            "board": ListOf(Parsed(placement, "a placement like '5-5-5@0,0/0'"),
+                            what="a list of placements like '5-5-5@0,0/0'"),
+            "scores": self._scores_schema(),
+            "current": Integer(minimum=0, maximum=n - 1),
+            "round": Integer(minimum=1, maximum=game.last_round),
+            "draws": Integer(minimum=0, maximum=game.max_draws or len(tileset)),
+            "passes": Integer(minimum=0, maximum=n - 1),
+        }
+        return Fields(required, optional | self._setup_fields())
+
+    def _setup_fields(self) -> dict[str, Schema[Any]]:
+        """This game's own optional setup keys and their shapes."""
+        return {}
+
+    def _setup_tiles(self, setup: Mapping[str, Any]) -> None:
+        """Check that the hands, the pool and the board hold every tile once."""
+        tileset = self.game.tileset
+        where: dict[Tile, str] = {}
+        named = [(t, f"hands[{i}][{j}]") for i, hand in enumerate(setup["hands"])
+                 for j, t in enumerate(hand)]
+        named += [(t, f"pool[{j}]") for j, t in enumerate(setup["pool"])]
+        named += [(p.tile, f"board[{j}]") for j, p in enumerate(setup.get("board", []))]
+        for t, place in named:
+            if t in where:
+                raise RecordError(f"tile {t} is in the setup twice: setup.{where[t]} and "
+                                  f"setup.{place}")
+            where[t] = place
         missing = [t for t in tileset.tiles if t not in where]
         if missing:
             names = ", ".join(str(t) for t in missing[:8])
@@ -744,43 +715,65 @@ class TileState(State[Action]):
             raise RecordError(f"the setup lacks {len(missing)} of the {len(tileset)} tiles "
                               f"({names}{more}): each must be once in the hands, the pool or "
                               f"the board")
-        scores = self._setup_scores(setup, "scores") if "scores" in setup else [0] * n
-        self.round = self._setup_number(setup, "round", 1, game.last_round, 1)
-        self.scores = scores
-        self.hands = [dict.fromkeys(h) for h in hands]
-        self.pool = tuple(pool)
-        self.pool_pos = 0
-        self.board = board
+
+    @staticmethod
+    def _setup_board(placed: Sequence[Place]) -> Board:
+        """The board of a setup's placements, checked one by one."""
+        board = Board()
+        for j, action in enumerate(placed):
+            if j == 0 and action.cell != ORIGIN:
+                raise RecordError(f"setup.board[0] {action}: a round's first tile is at 0,0")
+            problem = board.misfit(action.cell, action.values)
+            if problem is not None:
+                raise RecordError(f"setup.board[{j}] {action}: {problem}")
+            board.place(action.cell, action.values)
+        return board
+
+    def _load_setup(self, raw: Mapping[str, Any]) -> None:
+        """Build a position from an explicit setup (the game's rules document describes it)."""
+        setup = validate(self._setup_schema(), raw, "setup")
+        self._setup_tiles(setup)
+        hands: list[list[Tile]] = setup["hands"]
+        placed: list[Place] = setup.get("board", [])
+        self.board = self._setup_board(placed)
         self.placed = placed
+        self.round = setup.get("round", 1)
+        self.scores = list(setup.get("scores", [0] * self.game.num_players))
+        self.hands = [dict.fromkeys(h) for h in hands]
+        self.pool = tuple(setup["pool"])
+        self.pool_pos = 0
         normal: dict[str, Any] = {
             "hands": [[str(t) for t in h] for h in hands],
-            "pool": [str(t) for t in pool],
+            "pool": [str(t) for t in self.pool],
         }
         self._read_setup(setup, normal)
-        seats = self.seats_in_round()
         if placed:
-            for i in seats:
-                if not hands[i]:
-                    raise RecordError(f"setup hands[{i}] is empty: that seat has gone out, "
-                                      f"which ends the round")
-            self.current = self._setup_number(setup, "current", 0, n - 1, seats[0])
-            if self.current not in seats:
-                raise RecordError(f"the setup's 'current' is seat {self.current}, which is not "
-                                  f"in this round")
-            self.draws = self._setup_number(setup, "draws", 0,
-                                            game.max_draws or len(tileset), 0)
-            self.passes = self._setup_number(setup, "passes", 0, len(seats) - 1, 0)
+            self._setup_turn(setup)
             self.opening = ()
             normal.update(board=[str(p) for p in placed], current=self.current,
                           draws=self.draws, passes=self.passes)
         else:
             for key in ("current", "draws", "passes"):
                 if key in setup:
-                    raise RecordError(f"the setup's {key!r} needs a 'board': with no tile down "
-                                      f"the rules decide who opens")
+                    raise RecordError(f"setup.{key}: needs a 'board': with no tile down the "
+                                      f"rules decide who opens")
             self._open_round()
-        if "scores" in setup:
-            normal["scores"] = list(self.scores)
-        if "round" in setup:
-            normal["round"] = self.round
+        normal.update({key: setup[key] for key in ("scores", "round") if key in setup})
         self._setup = normal
+
+    def _setup_turn(self, setup: Mapping[str, Any]) -> None:
+        """Whose turn it is in a setup with tiles down, with the draws and passes so far."""
+        seats = self.seats_in_round()
+        for i in seats:
+            if not self.hands[i]:
+                raise RecordError(f"setup.hands[{i}] is empty: that seat has gone out, which "
+                                  f"ends the round")
+        self.current = setup.get("current", seats[0])
+        if self.current not in seats:
+            raise RecordError(f"setup.current: seat {self.current} is not in this round")
+        self.draws = setup.get("draws", 0)
+        self.passes = setup.get("passes", 0)
+        if self.passes >= len(seats):
+            raise RecordError(f"setup.passes: expected a whole number from 0 to "
+                              f"{len(seats) - 1} (the seats in this round less one), got "
+                              f"{self.passes}")
