@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar
 
-from triverse.core.errors import IllegalActionError, RecordError
+from triverse.core.errors import IllegalActionError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
 from triverse.core.rng import derive, fresh_seed
-from triverse.core.schema import Fields, Integer, ListOf, Parsed, Schema, validate
+from triverse.core.schema import Schema
 from triverse.core.trigrid import (
     ORIGIN,
     RING_CORNERS,
@@ -37,6 +37,7 @@ from triverse.core.trigrid import (
     is_up,
     vertex_cells,
 )
+from triverse.games._tiles.setup import load_setup
 from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
 
 WINDOW_X = range(-9, 11)
@@ -657,123 +658,10 @@ class TileState(State[Action]):
         out["hands"] = [list(h) for h in self._setup["hands"]]
         return out
 
-    def _scores_schema(self) -> ListOf[int]:
-        """The shape of a list of scores, one per seat."""
-        n = self.game.num_players
-        return ListOf(Integer(), length=n, what=f"a list of {n} whole numbers, one per seat")
-
-    def _setup_schema(self) -> Fields:
-        """The shape of a setup: its keys, and the tiles and placements parsed."""
-        game = self.game
-        tileset = game.tileset
-        n = game.num_players
-
-        def placement(text: str) -> Place:
-            action = tileset.parse_action(text)
-            if not isinstance(action, Place):
-                raise ValueError(f"{action} is an action, but not a placement")
-            return action
-
-        tile = Parsed(tileset.tile, "a tile like '1-3-5'")
-        required: dict[str, Schema[Any]] = {
-            "hands": ListOf(ListOf(tile, what="a hand (a list of tiles)"), length=n,
-                            what=f"a list of {n} hands, one per seat"),
-            "pool": ListOf(tile, what="a list of tiles, in drawing order"),
-        }
-        optional: dict[str, Schema[Any]] = {
-            "board": ListOf(Parsed(placement, "a placement like '5-5-5@0,0/0'"),
-                            what="a list of placements like '5-5-5@0,0/0'"),
-            "scores": self._scores_schema(),
-            "current": Integer(minimum=0, maximum=n - 1),
-            "round": Integer(minimum=1, maximum=game.last_round),
-            "draws": Integer(minimum=0, maximum=game.max_draws or len(tileset)),
-            "passes": Integer(minimum=0, maximum=n - 1),
-        }
-        return Fields(required, optional | self._setup_fields())
-
     def _setup_fields(self) -> dict[str, Schema[Any]]:
-        """This game's own optional setup keys and their shapes."""
+        """This game's own optional setup keys and their shapes (:mod:`.setup`)."""
         return {}
 
-    def _setup_tiles(self, setup: Mapping[str, Any]) -> None:
-        """Check that the hands, the pool and the board hold every tile once."""
-        tileset = self.game.tileset
-        where: dict[Tile, str] = {}
-        named = [(t, f"hands[{i}][{j}]") for i, hand in enumerate(setup["hands"])
-                 for j, t in enumerate(hand)]
-        named += [(t, f"pool[{j}]") for j, t in enumerate(setup["pool"])]
-        named += [(p.tile, f"board[{j}]") for j, p in enumerate(setup.get("board", []))]
-        for t, place in named:
-            if t in where:
-                raise RecordError(f"tile {t} is in the setup twice: setup.{where[t]} and "
-                                  f"setup.{place}")
-            where[t] = place
-        missing = [t for t in tileset.tiles if t not in where]
-        if missing:
-            names = ", ".join(str(t) for t in missing[:8])
-            more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
-            raise RecordError(f"the setup lacks {len(missing)} of the {len(tileset)} tiles "
-                              f"({names}{more}): each must be once in the hands, the pool or "
-                              f"the board")
-
-    @staticmethod
-    def _setup_board(placed: Sequence[Place]) -> Board:
-        """The board of a setup's placements, checked one by one."""
-        board = Board()
-        for j, action in enumerate(placed):
-            if j == 0 and action.cell != ORIGIN:
-                raise RecordError(f"setup.board[0] {action}: a round's first tile is at 0,0")
-            problem = board.misfit(action.cell, action.values)
-            if problem is not None:
-                raise RecordError(f"setup.board[{j}] {action}: {problem}")
-            board.place(action.cell, action.values)
-        return board
-
-    def _load_setup(self, raw: Mapping[str, Any]) -> None:
+    def _load_setup(self, setup: Mapping[str, Any]) -> None:
         """Build a position from an explicit setup (the game's rules document describes it)."""
-        setup = validate(self._setup_schema(), raw, "setup")
-        self._setup_tiles(setup)
-        hands: list[list[Tile]] = setup["hands"]
-        placed: list[Place] = setup.get("board", [])
-        self.board = self._setup_board(placed)
-        self.placed = placed
-        self.round = setup.get("round", 1)
-        self.scores = list(setup.get("scores", [0] * self.game.num_players))
-        self.hands = [dict.fromkeys(h) for h in hands]
-        self.pool = tuple(setup["pool"])
-        self.pool_pos = 0
-        normal: dict[str, Any] = {
-            "hands": [[str(t) for t in h] for h in hands],
-            "pool": [str(t) for t in self.pool],
-        }
-        self._read_setup(setup, normal)
-        if placed:
-            self._setup_turn(setup)
-            self.opening = ()
-            normal.update(board=[str(p) for p in placed], current=self.current,
-                          draws=self.draws, passes=self.passes)
-        else:
-            for key in ("current", "draws", "passes"):
-                if key in setup:
-                    raise RecordError(f"setup.{key}: needs a 'board': with no tile down the "
-                                      f"rules decide who opens")
-            self._open_round()
-        normal.update({key: setup[key] for key in ("scores", "round") if key in setup})
-        self._setup = normal
-
-    def _setup_turn(self, setup: Mapping[str, Any]) -> None:
-        """Whose turn it is in a setup with tiles down, with the draws and passes so far."""
-        seats = self.seats_in_round()
-        for i in seats:
-            if not self.hands[i]:
-                raise RecordError(f"setup.hands[{i}] is empty: that seat has gone out, which "
-                                  f"ends the round")
-        self.current = setup.get("current", seats[0])
-        if self.current not in seats:
-            raise RecordError(f"setup.current: seat {self.current} is not in this round")
-        self.draws = setup.get("draws", 0)
-        self.passes = setup.get("passes", 0)
-        if self.passes >= len(seats):
-            raise RecordError(f"setup.passes: expected a whole number from 0 to "
-                              f"{len(seats) - 1} (the seats in this round less one), got "
-                              f"{self.passes}")
+        load_setup(self, setup)

@@ -38,6 +38,7 @@ from triverse.games._tiles.engine import (
     TileState,
     seat_text,
 )
+from triverse.games._tiles.setup import scores_schema
 from triverse.games._tiles.tiles import Place, TileSet
 from triverse.games.trinity.tiles import TILES, TILESET
 
@@ -363,7 +364,7 @@ class TrinityState(TileState):
             "active": ListOf(Integer(minimum=0, maximum=n - 1, what=f"a seat 0-{n - 1}"),
                              min_length=2, unique=True,
                              what=f"two or more seats 0-{n - 1}, in order"),
-            "baseline": self._scores_schema(),
+            "baseline": scores_schema(n),
             "span": Boolean(),
         }
 
