@@ -4,7 +4,7 @@
     triverse play triominoes --players human,average
     triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
     triverse replay game.json
-    triverse arena triangles --players veteran,average --games 400 --jobs 2
+    triverse arena triominoes --players veteran,average --games 400 --jobs 2
 
 Every command takes game options as ``--option NAME=VALUE`` (repeatable), with the same names as
 the records and the web New Game dialog.
@@ -471,7 +471,7 @@ examples:
   triverse play triominoes --players human,average
   triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
   triverse replay game.json
-  triverse arena triangles --players veteran,average --games 400 --jobs 2
+  triverse arena triominoes --players veteran,average --games 400 --jobs 2
   triverse serve
 
 Game options are --option NAME=VALUE (repeatable); 'triverse games' lists them. 'triverse
