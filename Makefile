@@ -1,8 +1,11 @@
 # Triverse: two commands do everything on a fresh machine.
-#   make run   - a virtual environment, the install, then Triverse itself
-#   make test  - the same environment with the test tools, then the whole suite
+#   make run   - a virtual environment, Triverse with its web server (the `server` extra),
+#                then the server itself
+#   make test  - the same environment with every extra and the test tools, then the whole suite
 PYTHON ?= python3
 VENV   ?= .venv
+ARGS   ?=
+# ARGS go to `triverse serve`: make run ARGS="--port 8001"
 BIN     = $(VENV)/bin
 
 .PHONY: run test lint typecheck unit bench clean
@@ -12,18 +15,19 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[server]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[server,test]'
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
-	$(BIN)/triverse serve
+	$(BIN)/triverse serve $(ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

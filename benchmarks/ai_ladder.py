@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from docblock import markers, write_block
-from triverse.ai.arena import ArenaConfig, run_arena
+from triverse.arena import ArenaConfig, run_arena
 from triverse.games import available_games
 
 RESULTS = Path(__file__).parent / "results" / "ai"

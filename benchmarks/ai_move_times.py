@@ -22,8 +22,8 @@ import platform
 from pathlib import Path
 
 from docblock import markers, write_block
-from triverse.ai.arena import ArenaConfig, run_arena
 from triverse.ai.stats import percentile
+from triverse.arena import ArenaConfig, run_arena
 from triverse.games import available_games
 
 HEADING = "## Computer players: move times"

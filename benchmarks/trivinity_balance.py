@@ -32,8 +32,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from triverse.ai.knowledge.trivinity_mind import TrivinityAveragePlayer
 from triverse.core.rng import derive
-from triverse.games.trivinity.bots import TrivinityAveragePlayer
 from triverse.games.trivinity.cards import load_table
 from triverse.games.trivinity.engine import LINES, TrivinityGame
 

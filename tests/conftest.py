@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+TESTS = Path(__file__).resolve().parent
+PLUGIN_SITE = TESTS / "plugin_site"
+"""A folder that, on ``sys.path``, installs the game Climb as a plugin (its README says how)."""
 
 
 @pytest.fixture(scope="session")
@@ -30,3 +33,17 @@ def benchmark_script() -> Callable[[str], ModuleType]:
         return module
 
     return load
+
+
+@pytest.fixture
+def toy_plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Install the test game Climb (``toy``) as a plugin for one test, through the entry points
+    as a package from outside would be; its name."""
+    from triverse.core.plugins import refresh
+
+    monkeypatch.syspath_prepend(str(TESTS))
+    monkeypatch.syspath_prepend(str(PLUGIN_SITE))
+    refresh()
+    yield "toy"
+    monkeypatch.undo()
+    refresh()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from triverse.core.trigrid import (
+from triverse.games._tiles.trigrid import (
     ORIENTATIONS,
     RING_CORNERS,
     UNKNOWN,

@@ -4,7 +4,7 @@
     triverse play triominoes --players human,average
     triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
     triverse replay game.json
-    triverse arena triangles --players veteran,average --games 400 --jobs 2
+    triverse arena triominoes --players veteran,average --games 400 --jobs 2
 
 Every command takes game options as ``--option NAME=VALUE`` (repeatable), with the same names as
 the records and the web New Game dialog.
@@ -13,7 +13,10 @@ the records and the web New Game dialog.
 from __future__ import annotations
 
 import argparse
+import errno
+import importlib.util
 import json
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -21,18 +24,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.table import Table
+
+from triverse import __version__
 from triverse.ai import make_player
 from triverse.ai.basic import Player
 from triverse.core.errors import IllegalActionError, NotationError, TriverseError
 from triverse.core.game import Game, State
-from triverse.core.options import parse_option_args
+from triverse.core.options import OptionSpec, parse_option_args
 from triverse.core.records import PLAYER_KINDS, PlayerInfo, Record, ReplayError, replay
 from triverse.core.rng import derive, fresh_seed
-from triverse.games import CATALOGUE, available_games, load_game
+from triverse.games import available_games, game_class, load_game
+from triverse.progress import Progress
+
+SERVER_PACKAGES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "alembic", "platformdirs")
+"""What ``triverse serve`` needs beyond the engines: the ``server`` extra."""
 
 
 class CliError(Exception):
-    """A problem with the command line, printed without a traceback."""
+    """A problem with the command line, printed without a traceback (after ``triverse
+    COMMAND:`` unless ``whole``)."""
+
+    def __init__(self, message: str, *, whole: bool = False) -> None:
+        super().__init__(message)
+        self.whole = whole
 
 
 # --- shared helpers ------------------------------------------------------------------------------
@@ -51,7 +67,7 @@ def _make_game(name: str, seats: int, option_args: Sequence[str]) -> Game[Any, A
 
 
 def _bots(game: str, kinds: Sequence[str]) -> list[Player | None]:
-    return [None if kind == "human" else make_player(kind, game) for kind in kinds]
+    return [None if kind == "human" else make_player(kind) for kind in kinds]
 
 
 def _player_names(kinds: Sequence[str]) -> list[PlayerInfo]:
@@ -71,40 +87,58 @@ def _bot_move(
     return bot.choose(game, state.observation(seat), rng)
 
 
-class Progress:
-    """A one-line progress bar on a terminal; quiet elsewhere."""
-
-    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
-        self.total, self.stream, self.enabled = total, stream, enabled and stream.isatty()
-        self.start = time.monotonic()
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = width * done // max(self.total, 1)
-        rate = done / max(time.monotonic() - self.start, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                          f"({rate:.1f} games/s)")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-
-
 # --- triverse games ------------------------------------------------------------------------------
+def _console(out: TextIO) -> Console:
+    return Console(file=out, highlight=False)
+
+
+def _players_range(low: int, high: int) -> str:
+    """How many players a game takes, in words.
+
+    >>> _players_range(2, 2), _players_range(2, 6)
+    ('2', '2-6')
+    """
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _option_words(spec: OptionSpec) -> str:
+    """An option and its default as ``triverse games`` shows them.
+
+    >>> from triverse.core.options import OptionSpec
+    >>> _option_words(OptionSpec("again", bool, False, "play again"))
+    'again: no'
+    >>> _option_words(OptionSpec("variant", str, "seed", "rules", choices=("seed", "pressman")))
+    'variant: seed (or pressman)'
+    >>> _option_words(OptionSpec("target", int, 400, "score", minimum=1, maximum=100000))
+    'target: 400 (1 to 100000)'
+    """
+    default = spec.default
+    if isinstance(default, bool):
+        return f"{spec.name}: {'yes' if default else 'no'}"
+    text = f"{spec.name}: {default}"
+    if spec.choices:
+        others = [str(c) for c in spec.choices if c != default]
+        return f"{text} (or {', '.join(others)})" if others else text
+    if spec.minimum is not None and spec.maximum is not None:
+        return f"{text} ({spec.minimum} to {spec.maximum})"
+    if spec.minimum is not None:
+        return f"{text} (at least {spec.minimum})"
+    if spec.maximum is not None:
+        return f"{text} (at most {spec.maximum})"
+    return text
+
+
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    for entry in CATALOGUE:
-        status = "" if entry.available else "  (coming soon)"
-        out.write(f"{entry.name:<11} {entry.title}{status}\n    {entry.summary}\n")
-        if entry.available:
-            cls = load_game(entry.name).__class__
-            out.write(f"    players {cls.min_players}-{cls.max_players}")
-            for spec in cls.option_specs:
-                choices = f" ({'|'.join(str(c) for c in spec.choices)})" if spec.choices else ""
-                out.write(f"; --option {spec.name}={spec.default}{choices}")
-            out.write("\n")
+    table = Table(show_lines=True)
+    table.add_column("game", ratio=3)
+    table.add_column("players", no_wrap=True)
+    table.add_column("options: --option NAME=VALUE", ratio=2)
+    for name in available_games():
+        cls = game_class(name)
+        game = f"[bold]{name}[/bold]: {cls.title}\n[dim]{cls.summary}[/dim]"
+        options = "\n".join(_option_words(spec) for spec in cls.option_specs)
+        table.add_row(game, _players_range(cls.min_players, cls.max_players), options)
+    _console(out).print(table)
     return 0
 
 
@@ -249,7 +283,7 @@ def simulate(
         # Entry e of --players sits at seat (e + index) % n.
         seat_of = [(entry + index) % n for entry in range(n)]
         entry_at = {seat: entry for entry, seat in enumerate(seat_of)}
-        bots = [make_player(kinds[entry_at[seat]], name) for seat in range(n)]
+        bots = [make_player(kinds[entry_at[seat]]) for seat in range(n)]
         game_seed = derive(seed, "game", index).randrange(2**62)
         state = game.new_initial_state(seed=game_seed)
         while not state.is_terminal():
@@ -285,19 +319,22 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.games < 1:
         raise CliError("--games must be at least 1")
     seed = args.seed if args.seed is not None else fresh_seed()
-    progress = Progress(args.games, sys.stderr, enabled=not args.json)
-    summary = simulate(args.game, kinds, args.games, seed, args.option,
-                       Path(args.records) if args.records else None, progress)
-    progress.close()
+    # A bar on a terminal only; a --json run shows none, so its output is the JSON alone.
+    with Progress(args.games, None if args.json else sys.stderr, lines=False) as progress:
+        summary = simulate(args.game, kinds, args.games, seed, args.option,
+                           Path(args.records) if args.records else None, progress)
     data = summary.to_json()
     if args.json:
         out.write(json.dumps(data, indent=1) + "\n")
         return 0
     out.write(f"{args.games} games of {args.game}, seed {seed}, seats rotated\n")
-    out.write(f"{'player':<12}{'wins':>8}{'win rate':>10}{'avg score':>11}\n")
+    table = Table("player", "wins", "win rate", "average score")
+    for column in table.columns[1:]:
+        column.justify = "right"
     for entry, kind in enumerate(kinds):
-        out.write(f"{kind + ' #' + str(entry + 1):<12}{data['wins'][entry]:>8.1f}"
-                  f"{data['win_rates'][entry]:>10.1%}{data['average_scores'][entry]:>11.1f}\n")
+        table.add_row(f"{kind} #{entry + 1}", f"{data['wins'][entry]:.1f}",
+                      f"{data['win_rates'][entry]:.1%}", f"{data['average_scores'][entry]:.1f}")
+    _console(out).print(table)
     out.write(f"draws {summary.draws}; average length {data['average_length']:.1f} actions; "
               f"{summary.seconds:.1f} s\n")
     return 0
@@ -329,18 +366,69 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --- triverse serve -----------------------------------------------------------------------------
-def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from triverse.server import address, serve  # the web stack loads only for this command
+def _missing_server_packages() -> list[str]:
+    """The packages of the ``server`` extra that cannot be imported."""
+    missing = []
+    for name in SERVER_PACKAGES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
 
-    out.write(f"Triverse is running at {address(args.host, args.port)} (Ctrl-C stops it)\n")
+
+def _check_port(host: str, port: int, url: str) -> None:
+    """Fail clearly if ``host:port`` cannot be listened on (most often: a server runs there)."""
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise CliError(f"cannot listen on {host}: {exc.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CliError(f"port {port} is taken (is Triverse already running? open {url}, "
+                               f"or use --port)") from None
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def _where_games_are_kept(url: str) -> str:
+    """A database URL as a person reads it: a SQLite file's path, or the URL without its
+    password."""
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///")
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    missing = _missing_server_packages()
+    if missing:
+        raise CliError("triverse serve needs the server extra: pip install 'triverse[server]' "
+                       f"(missing: {', '.join(missing)})", whole=True)
+    from triverse.server import address, serve  # the web stack loads only for this command
+    from triverse.server.config import settings_with
+
+    # The flags override the TRIVERSE_* environment variables (docs/server.md).
+    settings = settings_with(host=args.host, port=args.port, db_url=args.db)
+    url = address(settings.host, settings.port)
+    _check_port(settings.host, settings.port, url)
+    out.write(f"Games are kept in {_where_games_are_kept(settings.db_url)}\n")
+    out.write(f"Triverse is running at {url} (Ctrl-C stops it)\n")
     out.flush()
-    serve(args.host, args.port, args.db)
+    serve(settings=settings)
     return 0
 
 
 # --- triverse arena ------------------------------------------------------------------------------
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
-    from triverse.ai import arena
+    from triverse import arena
 
     try:
         return arena.run(args, out)
@@ -349,45 +437,113 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --- entry point ---------------------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triverse", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+class HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default (when there is one to show), lists the commands
+    without a metavar line above them, and keeps the lines of indented examples as written."""
 
-    sub.add_parser("games", help="list the games and their options")
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.splitlines()
+            if len(lines) > 1 and all(line.startswith("  ") for line in lines[1:]):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:
+                paragraphs.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(paragraphs)
+
+    def _format_action(self, action: argparse.Action) -> str:
+        if isinstance(action, argparse._SubParsersAction):
+            return "".join(self._format_action(command) for command in action._get_subactions())
+        return super()._format_action(action)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (not action.option_strings or "%(default)" in text or default is None
+                or default is False or default == [] or default == argparse.SUPPRESS):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+EXAMPLES = """\
+examples:
+  triverse games
+  triverse play triominoes --players human,average
+  triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
+  triverse replay game.json
+  triverse arena triominoes --players veteran,average --games 400 --jobs 2
+  triverse serve
+
+Game options are --option NAME=VALUE (repeatable); 'triverse games' lists them. 'triverse
+COMMAND --help' tells more about each command."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triverse", formatter_class=HelpFormatter, epilog=EXAMPLES,
+        description="Five 'tri' games: play them in the terminal, let computer players play "
+                    "each other, check game records, or run the web server.")
+    parser.add_argument("--version", action="version", version=f"triverse {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                title="commands")
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, description=description,
+                              formatter_class=HelpFormatter)
+
+    command("games", "list the games and their options",
+            "List the games, how many players each takes, and their options with defaults.")
 
     def add_game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", help=f"one of: {', '.join(available_games())}")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a game option (repeatable)")
-        p.add_argument("--seed", type=int, help="seed of the game's chance")
+                       help="a game option (repeatable; 'triverse games' lists them)")
+        p.add_argument("--seed", type=int, help="seed of the game's chance (fresh if omitted)")
 
-    play = sub.add_parser("play", help="play in the terminal")
+    play = command("play", "play in the terminal",
+                   "Play a game in the terminal, against computer players or people at the "
+                   "same keyboard. Moves are chosen by number or typed in notation.")
     add_game_args(play)
     play.add_argument("--players", default="human,average",
                       help="one entry per seat: human, novice, average or veteran")
-    play.add_argument("--save", metavar="FILE", help="save the record here at the end")
+    play.add_argument("--save", metavar="FILE", help="save the game's record here at the end")
 
-    sim = sub.add_parser("simulate", help="play computer players against each other")
+    sim = command("simulate", "play computer players against each other",
+                  "Play computer players against each other, rotating the seats, and print "
+                  "their wins and average scores.")
     add_game_args(sim)
-    sim.add_argument("--players", default="novice,average")
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--players", default="novice,average",
+                     help="one entry per seat: novice, average or veteran")
+    sim.add_argument("--games", type=int, default=100, help="how many games to play")
     sim.add_argument("--records", metavar="DIR", help="save every game's record here")
-    sim.add_argument("--json", action="store_true", help="machine-readable summary")
+    sim.add_argument("--json", action="store_true", help="print a machine-readable summary")
 
-    srv = sub.add_parser("serve", help="run the web server")
-    srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--port", type=int, default=8000)
+    srv = command("serve", "run the web server",
+                  "Run the web server: the lobby, the tables and the rules in a browser. Needs "
+                  "the server extra (pip install 'triverse[server]'). Each flag overrides its "
+                  "TRIVERSE_* environment variable (docs/server.md).")
+    srv.add_argument("--host", help="address to listen on, 0.0.0.0 opens it to the network "
+                     "(default: $TRIVERSE_HOST, else 127.0.0.1)")
+    srv.add_argument("--port", type=int, help="port to listen on (default: $TRIVERSE_PORT, "
+                     "else 8000)")
     srv.add_argument("--db", metavar="URL",
-                     help="database URL (default: a SQLite file in the user data directory)")
+                     help="database URL, sqlite:///FILE or postgresql://USER@HOST/DB "
+                          "(default: $TRIVERSE_DB_URL, else triverse.sqlite3 in the user data "
+                          "directory; the server prints which)")
 
-    rep = sub.add_parser("replay", help="check a record by replaying it")
-    rep.add_argument("file")
-    rep.add_argument("--json", action="store_true")
+    rep = command("replay", "check a record by replaying it",
+                  "Replay a game record, checking that every action is legal and that the "
+                  "recorded result matches.")
+    rep.add_argument("file", help="a record saved by play --save, simulate --records or the "
+                                  "web server")
+    rep.add_argument("--json", action="store_true", help="print a machine-readable summary")
 
-    from triverse.ai.arena import add_arguments as add_arena_arguments
+    from triverse.arena import add_arguments as add_arena_arguments
 
-    add_arena_arguments(sub.add_parser(
-        "arena", help="computer players against each other, with win rates and Elo"))
+    add_arena_arguments(command(
+        "arena", "computer players against each other, with win rates and Elo",
+        "Play computer players against each other (in parallel with --jobs), and print win "
+        "rates with 95% intervals, average scores and an Elo table."))
     return parser
 
 
@@ -410,7 +566,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write(f"triverse replay: {exc}\n")
         return 1
     except (CliError, TriverseError) as exc:
-        sys.stderr.write(f"triverse {args.command}: {exc}\n")
+        if isinstance(exc, CliError) and exc.whole:
+            sys.stderr.write(f"{exc}\n")
+        else:
+            sys.stderr.write(f"triverse {args.command}: {exc}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")

@@ -11,10 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
 from triverse.core.game import Game
-from triverse.games import available_games, catalogue_entry, game_class
+from triverse.games import available_games, game_class
 
 from .toygame import ToyGame
 
@@ -33,18 +31,6 @@ SIM_OPTIONS: dict[str, dict[str, object]] = {
     "trinity": {"rounds": 1},
 }
 """Per game: options that shorten its games for the conformance runs (200 OpenSpiel games)."""
-
-
-def _catalogue_class(name: str) -> type[AnyGame]:
-    """The game's class; skip while its engine module does not exist yet (any other import
-    failure is an error)."""
-    try:
-        return game_class(name)
-    except ModuleNotFoundError as exc:
-        module = (catalogue_entry(name).module or "").partition(":")[0]
-        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
-            pytest.skip(f"the {name} engine ({module}) is not written yet")
-        raise
 
 
 @dataclass(frozen=True)
@@ -71,7 +57,7 @@ def _toy() -> type[AnyGame]:
 
 
 def _loader(name: str) -> Callable[[], type[AnyGame]]:
-    return lambda: _catalogue_class(name)
+    return lambda: game_class(name)
 
 
 def default_cases() -> list[Case]:

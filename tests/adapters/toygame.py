@@ -39,6 +39,7 @@ from triverse.core.errors import IllegalActionError, NotationError, OptionError,
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, Result, State, rank_by_score
 from triverse.core.options import OptionSpec
+from triverse.core.plugins import GamePlugin
 from triverse.core.rng import derive, fresh_seed
 
 MAX_PLAYERS = 4
@@ -118,7 +119,6 @@ class ToyGame(Game["ToyState", ToyAction]):
     name: ClassVar[str] = "toy"
     title: ClassVar[str] = "Climb (adapter test game)"
     summary: ClassVar[str] = "Play higher cards from a hidden hand; draw when you cannot."
-    seed_file: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2
@@ -371,3 +371,10 @@ class ToyState(State[ToyAction]):
 
     def setup(self) -> dict[str, Any] | None:
         return self._setup
+
+
+PLUGIN = GamePlugin(engine="adapters.toygame:ToyGame", static="adapters:toyweb",
+                    rules="/games/toy/rules.html")
+"""Climb as a game plugin (``tests/plugin_site`` declares it in the ``triverse.games`` entry
+points): no knowledge of its own (the computer players use the generic one), no browser table,
+a rules page among its own static files (``toyweb/``)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from triverse.ai.arena import ArenaConfig, ArenaError, game_seed, main, play_game, run_arena
+from triverse.arena import ArenaConfig, ArenaError, game_seed, main, play_game, run_arena
 from triverse.core.records import Record, replay
 
 

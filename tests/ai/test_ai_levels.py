@@ -44,8 +44,8 @@ def play_out(game: Any, bots: list[Player], seed: int) -> Any:
 def test_levels_and_factory() -> None:
     assert LEVELS == ("novice", "average", "veteran")
     assert isinstance(make_player("novice"), NovicePlayer)
-    assert isinstance(make_player("average", "trivinity"), AveragePlayer)
-    veteran = make_player("veteran", "triominoes", time_budget=0.3)
+    assert isinstance(make_player("average"), AveragePlayer)
+    veteran = make_player("veteran", time_budget=0.3)
     assert isinstance(veteran, VeteranPlayer) and veteran.time_budget == 0.3
     assert make_player("veteran").time_budget == 0.0
     with pytest.raises(OptionError, match="unknown computer level"):

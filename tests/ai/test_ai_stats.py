@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-from triverse.ai.arena import ArenaConfig, EntrySpec, GameOutcome, summarize
 from triverse.ai.stats import (
     elo_from_rate,
     elo_ratings,
@@ -15,6 +14,7 @@ from triverse.ai.stats import (
     percentile,
     wilson_interval,
 )
+from triverse.arena import ArenaConfig, EntrySpec, GameOutcome, summarize
 
 
 def test_wilson_interval_known_values() -> None:

@@ -86,7 +86,7 @@ def test_average_gives_the_fewest_when_every_line_gives() -> None:
 
 def test_average_beats_novice_in_a_short_arena() -> None:
     # Seeded, so exact: the 400-game figures are in docs/ai.md.
-    from triverse.ai.arena import ArenaConfig, run_arena
+    from triverse.arena import ArenaConfig, run_arena
 
     result = run_arena(ArenaConfig("triangles", ("average", "novice"), games=4, seed=11,
                                    options=("stars=24",)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -18,7 +20,6 @@ from triverse.ai.knowledge.trident import (
     apply_play,
     leave_points,
     leave_value,
-    measure_rack_points,
     play_points,
     rack_points,
 )
@@ -94,8 +95,9 @@ def test_the_veterans_rack_values() -> None:
         > leave_points([7, 9], unseen) > leave_points([14, 15], unseen)
 
 
-def test_rack_values_are_measured_by_simulation() -> None:
-    fitted = measure_rack_points(1500, games=8)
+def test_rack_values_are_measured_by_simulation(
+        benchmark_script: Callable[[str], ModuleType]) -> None:
+    fitted = benchmark_script("trident_rack_points").measure_rack_points(1500, games=8)
     assert fitted["joker"] > 10 > 0 > fitted["15"]
     assert fitted["triton"] > 40
     assert fitted["duplicate"] < 0

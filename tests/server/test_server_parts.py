@@ -99,29 +99,3 @@ def test_jsonable_actions() -> None:
     data = jsonable(action)
     assert isinstance(data, dict) and isinstance(data.get("tile"), str)
     assert jsonable({1: {2, 3}, "e": None}) == {"1": [2, 3], "e": None}
-
-
-def test_any_game_class_can_be_served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server is generic: the adapters' toy game (hidden hands, several actions a turn)
-    plays through it like a catalogue game."""
-    tests_dir = Path(__file__).resolve().parents[1]
-    monkeypatch.syspath_prepend(str(tests_dir))
-    pytest.importorskip("adapters.toygame")
-    from fastapi.testclient import TestClient
-    from server_helpers import play_to_end, tokens_of, view
-
-    from triverse.server.app import create_app
-
-    app = create_app(f"sqlite:///{tmp_path / 'toy.sqlite3'}", bot_delay=0, bot_workers=1,
-                     extra_games=["adapters.toygame:ToyGame"])
-    with TestClient(app) as client:
-        lobby = {g["name"]: g for g in client.get("/api/games").json()["games"]}
-        assert lobby["toy"]["available"] and lobby["toy"]["options"]
-        created = client.post("/api/matches", json={
-            "game": "toy", "seats": [{"kind": "human"}, {"kind": "novice"}]}).json()
-        final = play_to_end(client, created["match_id"], tokens_of(created))
-        assert final["finished"] and final["result"] is not None
-        public = view(client, created["match_id"])
-        assert all("secret" not in e for entry in public["log"] for e in entry["events"])
-        record = client.get(f"/api/matches/{created['match_id']}/record").json()
-        assert record["game"] == "toy" and len(record["actions"]) == final["move"]

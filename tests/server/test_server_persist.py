@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import time
+from datetime import UTC, datetime
+from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from server_helpers import act, auth, create, play_to_end, tokens_of, view, wait_view
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, insert, text
 
 from triverse.core.records import Record, replay
+from triverse.games import load_game
 from triverse.server.app import create_app
+from triverse.server.db import MIGRATIONS_DIR, MatchRow, MoveRow, SeatRow, hash_token
+
+OLD_RECORD = Path(__file__).parents[1] / "triominoes" / "data" / "blocked_seed_round_v1.json"
+"""A seed-rules Tri-ominoes game finished before a blocked seed round kept the scores: its
+round 1 is blocked and was settled (Seat 1 +39 -6)."""
 
 
 def _app(db_url: str, delay: float = 0) -> TestClient:
@@ -51,7 +62,7 @@ def test_a_game_continues_after_a_restart(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0003")
+            "0004")
         stored = connection.execute(text("SELECT COUNT(*) FROM moves WHERE match_id = :m"),
                                     {"m": match_id}).scalar()
         hashes = connection.execute(text("SELECT token_hash FROM seats")).scalars().all()
@@ -111,3 +122,75 @@ def test_my_games_lists_unfinished_and_finished_matches(client: TestClient) -> N
     rec = Record.from_json(download.json())
     assert rec.result is not None and [p.kind for p in rec.players] == ["human", "novice"]
     assert replay(rec).result() == rec.result
+
+
+def test_a_match_stored_before_rules_version_2_replays_under_version_1(db_url: str) -> None:
+    old_rules_matches_replay(db_url)
+
+
+def old_rules_matches_replay(db_url: str) -> None:
+    """A database at revision 0003 holding the finished seed-rules match of the old record (and
+    an unfinished one) is migrated at start-up: both name rules version 1, so the blocked round
+    is settled again and the stored result is what the replay gives (also run on PostgreSQL)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    old = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
+    assert old["version"] == 1 and "rules_version" not in old["options"]
+    # The seat of each move, from a replay under the rules it was played with.
+    state = load_game("triominoes", 2, **old["options"], rules_version=1).new_initial_state(
+        seed=old["seed"])
+    seats = []
+    for action in old["actions"]:
+        seats.append(state.current_player)
+        state.apply_notation(action)
+    assert state.is_terminal() and list(state.scores) == old["result"]["scores"]
+    when = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    with engine.begin() as connection:
+        for match_id, finished, moves in (("oldblocked01", True, len(seats)),
+                                          ("oldblocked02", False, 60)):
+            connection.execute(insert(MatchRow.__table__).values(
+                id=match_id, game="triominoes", num_players=2, options=old["options"],
+                seed=old["seed"], mode="hotseat", status="finished" if finished else "active",
+                paused=False, move_count=moves, to_move=None if finished else seats[moves],
+                result=old["result"] if finished else None, created_at=when, updated_at=when,
+                finished_at=when if finished else None, deadline=None))
+            connection.execute(insert(SeatRow.__table__), [
+                {"match_id": match_id, "seat": seat, "kind": "human", "name": name,
+                 "token_hash": hash_token(f"{match_id}-{seat}")}
+                for seat, name in enumerate(["Ann", "Bob"])])
+            connection.execute(insert(MoveRow.__table__), [
+                {"match_id": match_id, "number": number, "seat": seats[number],
+                 "action": old["actions"][number], "created_at": when}
+                for number in range(moves)])
+    engine.dispose()
+    with _app(db_url) as client:
+        final = view(client, "oldblocked01", "oldblocked01-0")
+        assert final["finished"] and final["scores"] == [144, 328]
+        record = client.get("/api/matches/oldblocked01/record").json()
+        assert record["options"]["rules_version"] == 1
+        assert record["result"] == old["result"] and record["actions"] == old["actions"]
+        assert replay(Record.from_json(record)).scores == [144, 328]
+        # Right after the blocked round (move 90): settled, Seat 1 +39 -6.
+        step = client.get("/api/matches/oldblocked01/replay/90").json()
+        assert step["view"]["scores"] == [115, 143]
+        # The unfinished match goes on under the rules it started with: the same blocked
+        # round is settled.
+        going = view(client, "oldblocked02", f"oldblocked02-{seats[60]}")
+        assert not going["finished"] and going["move"] == 60
+        for number in range(60, 90):
+            answer = act(client, "oldblocked02", f"oldblocked02-{seats[number]}",
+                         old["actions"][number], number)
+            assert answer.status_code == 200, answer.text
+        assert answer.json()["view"]["scores"] == [115, 143]
+    engine = create_engine(db_url)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
+            "0004")
+        options = connection.execute(text("SELECT options FROM matches ORDER BY id")).scalars()
+        assert [json.loads(o) if isinstance(o, str) else o for o in options] == [
+            {**old["options"], "rules_version": 1}] * 2
+    engine.dispose()

@@ -291,15 +291,13 @@ def test_websocket_hello_failures_close_the_socket(client: TestClient) -> None:
 
 
 def test_a_silent_websocket_is_closed(db_url: str) -> None:
-    import dataclasses
-
     from starlette.websockets import WebSocketDisconnect
 
     from triverse.server.app import create_app
 
     app = create_app(db_url, bot_workers=1, bot_executor="thread")
     service = app.state.service
-    service.settings = dataclasses.replace(service.settings, hello_timeout=0.2)
+    service.settings = service.settings.model_copy(update={"hello_timeout": 0.2})
     with TestClient(app) as client, client.websocket_connect("/ws/matches/any") as ws:
         error = ws.receive_json()
         assert error["code"] == "bad_request" and "hello" in error["message"]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import create, play_to_end, tokens_of, view, wait_view
+from test_server_persist import old_rules_matches_replay
 
 from triverse.core.records import Record, replay
 from triverse.server.app import create_app
@@ -77,3 +78,7 @@ def test_postgresql_keeps_turn_deadlines(pg_url: str) -> None:
         after = wait_view(client, match_id, None, lambda v: v["move"] == 1)
         assert after["log"][0]["events"][0]["kind"] == "timeout"
         assert after["deadline"] == "2026-12-01T11:00:01.000Z"
+
+
+def test_postgresql_migrates_old_triominoes_matches_to_rules_version_1(pg_url: str) -> None:
+    old_rules_matches_replay(pg_url)

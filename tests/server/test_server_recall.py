@@ -14,7 +14,7 @@ import triverse.server.bots as bots_module
 from triverse import load_game
 from triverse.ai.knowledge import Memory, knowledge_for
 from triverse.core.game import Observation, State
-from triverse.games import catalogue_entry
+from triverse.games import plugin
 from triverse.server.bots import GameSpec
 from triverse.server.live import LiveMatch, LogEntry, SeatInfo
 
@@ -23,7 +23,7 @@ def _live(name: str, seed: int) -> LiveMatch:
     game = load_game(name, 2)
     return LiveMatch(
         id="m", game_name=name, title=name, mode="computer", seed=seed,
-        spec=GameSpec.of(str(catalogue_entry(name).module), game), game=game,
+        spec=GameSpec.of(plugin(name).engine, game), game=game,
         state=game.new_initial_state(seed=seed),
         seats=(SeatInfo(0, "veteran", "Vet", None), SeatInfo(1, "average", "Avg", None)),
         created_at=datetime.now(UTC))

@@ -199,7 +199,7 @@ def test_a_database_at_0002_upgrades_and_keeps_its_seats(db_url: str, jobs: list
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0003")
+            "0004")
         rows = connection.execute(text(
             "SELECT seat, kind, name, token_hash, think FROM seats ORDER BY seat")).all()
     engine.dispose()
@@ -215,7 +215,7 @@ def test_the_worker_builds_the_player_with_the_seats_budget(
 
     def recording(*args: Any) -> Any:
         made.append(args)
-        return real("novice", *args[1:2])
+        return real("novice", *args[1:])
 
     monkeypatch.setattr(bots_module, "make_player", recording)
     game = load_game("triominoes", players=2)
@@ -226,4 +226,4 @@ def test_the_worker_builds_the_player_with_the_seats_budget(
         notation = bots_module.choose_notation("veteran", spec, state.observation(seat),
                                                random.Random(1), budget)
         assert state.is_legal(state.parse_action(notation))
-    assert made == [("veteran", "triominoes", 1.5), ("veteran", "triominoes", None)]
+    assert made == [("veteran", 1.5), ("veteran", None)]

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 from trident_helpers import position
 
-from triverse import games
 from triverse.core.records import Record, ReplayError, replay
 from triverse.games.trident.engine import TridentGame
 from triverse.games.trident.tiles import TIMEOUT, Play
-
-MODULE = "triverse.games.trident.engine:TridentGame"
-
-
-@pytest.fixture(autouse=True)
-def _catalogued(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Records load games through the catalogue; point its Trident entry at the engine (the
-    lead does so for good)."""
-    entry = games.catalogue_entry("trident")
-    if entry.module != MODULE:
-        monkeypatch.setitem(games._BY_NAME, "trident", dataclasses.replace(entry, module=MODULE))
 
 
 def play_out(state: object, seed: int, timeouts: bool) -> None:

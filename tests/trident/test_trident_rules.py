@@ -452,25 +452,42 @@ def test_triolet_variant_sets_three_unseen_tiles_aside() -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"racks": [[1, 2, 3]]}, "'racks' is a list of 2 racks"),
-    ({"racks": [[1, 2, 3, 4], [5]]}, r"racks\[0\] holds 4 tiles"),
-    ({"racks": [["x"], [5]]}, r"racks\[0\]\[0\] is 'x', not a tile"),
+    ({"racks": [[1, 2, 3]]}, r"^setup\.racks: expected a list of 2 racks, one per seat, got a "
+                             r"list of 1$"),
+    ({"racks": [[1, 2, 3, 4], [5]]}, r"^setup\.racks\[0\]: expected a rack of 1 to 3 tiles, got "
+                                     r"a list of 4$"),
+    ({"racks": [["x"], [5]]}, r"^setup\.racks\[0\]\[0\]: expected a tile \(0 to 15, or '\*' for "
+                              r"a joker\), got 'x'$"),
     ({"bag": [0]}, r"the setup has 1 tile of value 0 \(racks, bag, aside and board "
                    r"together\); Trident has 9"),
     ({"bag": ["*"]}, "the setup has 0 tiles of value 0"),
-    ({"bag": [16]}, r"setup bag\[0\] is 16, not a tile"),
-    ({"board": ["7:7=9", "7:8=9"]}, "two tiles side by side total 15 or less"),
-    ({"board": ["7:7=9", "7:7=1"]}, "square 7:7 is named twice"),
-    ({"board": ["77=9"]}, r"setup board\[0\]"),
-    ({"aside": [1, 2, 3]}, "the seed rules set 0 tiles aside"),
-    ({"order": [0, 0]}, "'order' lists the seats"),
-    ({"turn": 2}, "'turn' is a whole number from 0 to 1"),
-    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"bag": [16]}, r"^setup\.bag\[0\]: expected a tile \(0 to 15, or '\*' for a joker\), got "
+                    r"16$"),
+    ({"board": ["7:7=9", "7:8=9"]}, r"^setup\.board: its lines break the rules: .*two tiles side "
+                                    r"by side total 15 or less"),
+    ({"board": ["7:7=9", "7:7=1"]}, r"^setup\.board\[1\]: square 7:7 is named twice$"),
+    ({"board": ["77=9"]}, r"^setup\.board\[0\]: expected a tile on a square like '7:7=5' or "
+                          r"'7:8=\*3', got '77=9'$"),
+    ({"board": ["7:7=99"]}, r"^setup\.board\[0\]: .*got '7:7=99' \(a tile's value is 0 to 15, "
+                            r"not 99\)$"),
+    ({"aside": [1, 2, 3]}, r"^setup\.aside: expected a list of 0 tiles \(the seed rules set 0 "
+                           r"aside\), got a list of 3$"),
+    ({"order": [0, 0]}, r"^setup\.order\[1\]: expected the seats 0 to 1, each once, in their "
+                        r"order of play, got 0 twice$"),
+    ({"turn": 2}, r"^setup\.turn: expected a whole number from 0 to 1, got 2$"),
+    ({"colour": "red"}, r"^setup\.colour: unknown key; setup has the keys racks, bag, aside, "),
 ])
 def test_bad_setups_name_the_problem(change: dict[str, object], message: str) -> None:
     setup = complete_setup({"racks": [[1, 2, 3], [4, 5, 6]]}) | change
     with pytest.raises(RecordError, match=message):
         TridentGame(2).new_initial_state(seed=1, setup=setup)
+
+
+def test_a_triolet_setup_names_the_tiles_set_aside() -> None:
+    with pytest.raises(RecordError, match=r"^setup\.aside: missing; the triolet rules set 3 "
+                                          r"tiles aside$"):
+        TridentGame(2, {"variant": "triolet"}).new_initial_state(
+            seed=1, setup={"racks": [[1], [2]], "bag": []})
 
 
 def test_setup_round_trips() -> None:

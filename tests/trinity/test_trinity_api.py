@@ -9,12 +9,12 @@ import random
 from typing import Any
 
 import pytest
-from trinity_helpers import new_state, play_to, snapshot, trinity_catalogue
+from trinity_helpers import new_state, play_to, snapshot
 
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.records import Record, replay
-from triverse.core.trigrid import UNKNOWN
 from triverse.games._tiles.engine import WINDOW_X, WINDOW_Y
+from triverse.games._tiles.trigrid import UNKNOWN
 from triverse.games.trinity.engine import (
     SaveRefusedError,
     TrinityGame,
@@ -24,8 +24,6 @@ from triverse.games.trinity.engine import (
 )
 from triverse.games.trinity.tiles import DRAW, PASS, TILES, Place, parse_action, tile
 from triverse.games.triominoes.tiles import tile as triominoes_tile
-
-__all__ = ["trinity_catalogue"]  # the fixture, used by name below
 
 N = 76
 NUM_IDS = N * N * 9 + N + 2
@@ -124,7 +122,7 @@ def test_meaningless_ids_are_refused() -> None:
 
 
 # --- setups and records --------------------------------------------------------------------------
-def test_setup_round_trips_through_a_record(trinity_catalogue: None) -> None:
+def test_setup_round_trips_through_a_record() -> None:
     setup = complete_setup({"hands": [["4-5-5", "0-1-2"], ["0-0-0", "1-2-3"]],
                             "board": ["5-5-5@0,0/0"], "scores": [15, 0], "current": 0,
                             "span": True, "round": 2})
@@ -139,18 +137,25 @@ def test_setup_round_trips_through_a_record(trinity_catalogue: None) -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"hands": [["5-5-5"]]}, "a list of 2 hands"),
+    ({"hands": [["5-5-5"]]}, r"^setup\.hands: expected a list of 2 hands"),
     ({"hands": [["0-1-2"], ["2-0-1"]]}, "tile 0-1-2 is in the setup twice"),
-    ({"span": "yes"}, "'span' is true or false"),
-    ({"active": [0, 1]}, "'active' is for a tiebreaker round: its 'round' is above 3"),
-    ({"round": 4}, "a tiebreaker round \\(round 4\\) needs the setup's 'active'"),
-    ({"round": 4, "active": [0, 1]}, "needs the setup's 'baseline'"),
-    ({"round": 4, "active": [1], "baseline": [0, 0]}, "'active' lists two or more seats"),
-    ({"round": 4, "active": [1, 0], "baseline": [0, 0]}, "'active' lists two or more seats"),
-    ({"round": 4, "active": [0, 2], "baseline": [0, 0]}, "'active' lists two or more seats"),
-    ({"round": 4, "active": [0, 1], "baseline": [0]}, "'baseline' is a list of 2"),
-    ({"round": 14}, "'round' is a whole number from 1 to 13"),
-    ({"colour": 1}, "unknown key 'colour'"),
+    ({"span": "yes"}, r"^setup\.span: expected true or false, got 'yes'$"),
+    ({"active": [0, 1]}, r"^setup\.active: only in a tiebreaker round \(a 'round' above 3\)$"),
+    ({"round": 4}, r"^setup\.active: missing; a tiebreaker round \(round 4\) needs it$"),
+    ({"round": 4, "active": [0, 1]}, r"^setup\.baseline: missing; a tiebreaker round"),
+    ({"round": 4, "active": [1], "baseline": [0, 0]},
+     r"^setup\.active: expected two or more seats 0-1, in order, got a list of 1$"),
+    ({"round": 4, "active": [1, 0], "baseline": [0, 0]},
+     r"^setup\.active: expected two or more seats 0-1, in order, got \[1, 0\]$"),
+    ({"round": 4, "active": [0, 2], "baseline": [0, 0]},
+     r"^setup\.active\[1\]: expected a seat 0-1, got 2$"),
+    ({"round": 4, "active": [0, 0], "baseline": [0, 0]},
+     r"^setup\.active\[1\]: expected two or more seats 0-1, in order, got 0 twice$"),
+    ({"round": 4, "active": [0, 1], "baseline": [0]},
+     r"^setup\.baseline: expected a list of 2 whole numbers"),
+    ({"round": 14}, r"^setup\.round: expected a whole number from 1 to 13, got 14$"),
+    ({"colour": 1}, r"^setup\.colour: unknown key; setup has the keys hands, .*, active, "
+                    r"baseline, span$"),
 ])
 def test_bad_setups_name_the_problem(change: dict[str, Any], message: str) -> None:
     setup = complete_setup({"hands": [["5-5-5", "0-1-2"], ["3-3-3"]]}) | change
@@ -161,9 +166,10 @@ def test_bad_setups_name_the_problem(change: dict[str, Any], message: str) -> No
 def test_a_tiebreaker_setup_keeps_the_seats_that_sit_out_empty_handed() -> None:
     base = {"hands": [["0-1-2"], ["0-1-3"], ["0-1-4"]], "round": 4, "active": [0, 1],
             "baseline": [9, 9, 1], "scores": [9, 9, 1]}
-    with pytest.raises(RecordError, match="hands\\[2\\] holds triangles, but seat 2 sits out"):
+    with pytest.raises(RecordError, match=r"^setup\.hands\[2\] holds triangles, but seat 2 "
+                                          r"sits out"):
         new_state(base, players=3)
-    with pytest.raises(RecordError, match="'current' is seat 2, which is not in this round"):
+    with pytest.raises(RecordError, match=r"^setup\.current: seat 2 is not in this round$"):
         new_state(base | {"hands": [["0-1-2"], ["0-1-3"], []], "board": ["5-5-5@0,0/0"],
                           "current": 2}, players=3)
 
@@ -195,7 +201,7 @@ def test_save_is_json_and_is_refused_once_the_game_is_over() -> None:
     ({"game": {"game": "trinity", "players": 3, "options": {}}}, "the save is of"),
     ({"seed": "x"}, "'seed' is a whole number"),
     ({"position": None}, "'position' is a setup object"),
-    ({"position": {"hands": []}}, "the setup has no 'pool'"),
+    ({"position": {"hands": []}}, r"^setup\.pool: missing; it is required$"),
 ])
 def test_bad_saves_are_refused(change: dict[str, Any], message: str) -> None:
     game = TrinityGame(2, {})

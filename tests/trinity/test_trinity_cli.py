@@ -1,8 +1,4 @@
-"""Trinity through the generic ``triverse`` commands: simulate, replay, play, games.
-
-The catalogue entry is pointed at the engine for each test (``trinity_catalogue``) until the
-catalogue itself names it.
-"""
+"""Trinity through the generic ``triverse`` commands: simulate, replay, play, games."""
 
 from __future__ import annotations
 
@@ -11,15 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from trinity_helpers import trinity_catalogue
 
 from triverse import cli
 from triverse.core.records import Record, replay
 from triverse.games import available_games, load_game
 from triverse.games.trinity.engine import TrinityState
-
-pytestmark = pytest.mark.usefixtures("trinity_catalogue")
-__all__ = ["trinity_catalogue"]
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -33,7 +25,7 @@ def test_trinity_is_available_with_its_options() -> None:
     assert isinstance(load_game("trinity", 3, rounds=2).new_initial_state(seed=1), TrinityState)
     code, text = run(["games"])
     assert code == 0
-    assert "--option rounds=3; --option max_tiebreakers=10" in text
+    assert "rounds: 3 (1 to 3)" in text and "max_tiebreakers: 10" in text
 
 
 def test_simulate_novice_against_average_and_replay_the_records(tmp_path: Path) -> None:

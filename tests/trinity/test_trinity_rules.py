@@ -9,8 +9,8 @@ import pytest
 from trinity_helpers import new_state, scored, snapshot
 
 from triverse.core.errors import IllegalActionError
-from triverse.core.trigrid import ORIENTATIONS, cell_vertices, is_up
 from triverse.games._tiles.tiles import Place
+from triverse.games._tiles.trigrid import ORIENTATIONS, cell_vertices, is_up
 from triverse.games.trinity.engine import HAND_SIZES, SaveRefusedError, TrinityGame
 from triverse.games.trinity.tiles import CHIRAL, DRAW, PASS, TILES, TILESET, tile
 

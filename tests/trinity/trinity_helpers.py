@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from triverse.core.events import Event
 from triverse.games.trinity.engine import TrinityGame, TrinityState, complete_setup
@@ -64,19 +61,3 @@ def conserved(state: TrinityState) -> bool:
     board = [p.tile for p in state.placed]
     everything = held + pool + board
     return len(everything) == 76 and set(everything) == set(TILES)
-
-
-@pytest.fixture
-def trinity_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Point the catalogue's ``trinity`` entry at the engine for one test (a no-op once the
-    catalogue names it)."""
-    import triverse.cli
-    import triverse.games as games
-
-    entry = games.catalogue_entry("trinity")
-    if entry.module is None:
-        wired = dataclasses.replace(entry, module="triverse.games.trinity.engine:TrinityGame")
-        catalogue = tuple(wired if e.name == "trinity" else e for e in games.CATALOGUE)
-        monkeypatch.setitem(games._BY_NAME, "trinity", wired)
-        monkeypatch.setattr(games, "CATALOGUE", catalogue)
-        monkeypatch.setattr(triverse.cli, "CATALOGUE", catalogue)

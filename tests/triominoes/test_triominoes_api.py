@@ -6,16 +6,18 @@ import copy
 import json
 import pickle
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from triverse.core.errors import IllegalActionError, NotationError, RecordError
-from triverse.core.records import Record, replay
-from triverse.core.trigrid import UNKNOWN
+from triverse.core.records import VERSION, Record, ReplayError, replay
 from triverse.games import load_game
+from triverse.games._tiles.trigrid import UNKNOWN
 from triverse.games.triominoes.engine import (
     NUM_ACTION_IDS,
+    RULES_VERSION,
     WINDOW_X,
     WINDOW_Y,
     TriominoesGame,
@@ -120,6 +122,45 @@ def test_meaningless_ids_are_refused() -> None:
         state.decode_action(((0 * 56 + 0) * 3 + edge) * 3 + 0)
 
 
+# --- records of the rules' first version -------------------------------------------------------
+OLD_RECORD = Path(__file__).parent / "data" / "blocked_seed_round_v1.json"
+"""A finished seed-rules game (random play to 150) saved in record format 1 by Triverse before
+a blocked seed round kept the scores: its round 1 is blocked and was settled (D11)."""
+
+
+def test_an_old_record_with_a_settled_blocked_seed_round_replays_to_its_result() -> None:
+    record = Record.load(OLD_RECORD)
+    assert record.options["rules_version"] == 1 and record.result is not None
+    state = replay(record)  # checks the stored result
+    assert list(record.result.scores) == state.scores == [144, 328]
+    events = [e for _, _, _, evs in record.steps() for e in evs]
+    blocked = next(e for e in events if e.kind == "round_end" and e.data["reason"] == "blocked")
+    assert blocked.label == "Round 1 is blocked: Seat 1 with the fewest points in hand"
+    assert [e.label for e in events if e.data.get("reason") in ("opponents_tiles", "own_tiles")
+            ][:2] == ["Opponents' tiles +39", "Own tiles -6"]
+    # Saved again, it is a record of today's version that names the old rules.
+    again = Record.loads(record.dumps())
+    assert again.to_json()["version"] == VERSION == 2 and again == record
+    assert replay(again).scores == [144, 328]
+
+
+def test_the_same_actions_under_todays_rules_keep_the_blocked_round_scores() -> None:
+    data = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
+    data["version"] = VERSION
+    today = Record.from_json(data)
+    assert "rules_version" not in today.options
+    with pytest.raises(ReplayError, match=r"the replay gives \[144, 295\]"):
+        replay(today)
+    state = today.initial_state()
+    assert state.game.options["rules_version"] == RULES_VERSION
+    events = [e for _, _, _, evs in today.steps(state) for e in evs]
+    blocked = next(e for e in events if e.kind == "round_end" and e.data["reason"] == "blocked")
+    assert blocked.label == "Round 1 is blocked: scores are kept, new deal"
+    # The old record's 115 and 143 after the settlement (+39 -6 to Seat 1) were 115 and 110.
+    assert blocked.data["scores"] == [115, 110]
+    assert state.is_terminal() and state.scores == [144, 295]
+
+
 # --- setups --------------------------------------------------------------------------------------
 def test_setup_round_trips_through_a_record() -> None:
     setup = complete_setup({"hands": [["4-5-5", "0-1-2"], ["0-0-0", "1-2-3"]],
@@ -136,18 +177,22 @@ def test_setup_round_trips_through_a_record() -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"hands": [["5-5-5"]]}, "a list of 2 hands"),
-    ({"hands": [["5-5-5"], ["5-5-5"]]}, "tile 5-5-5 is in the setup twice: hands\\[0\\]\\[0\\] "
-                                        "and hands\\[1\\]\\[0\\]"),
-    ({"hands": [["5-5-5"], ["9-9-9"]]}, "setup hands\\[1\\]\\[0\\]: tile numbers run from 0"),
-    ({"hands": [["5-5-5"], [7]]}, "setup hands\\[1\\]\\[0\\] is 7"),
-    ({"board": ["1-2-3@1,0/0"]}, "a round's first tile is at 0,0"),
-    ({"board": ["1-2-3@0,0/0", "4-4-4@1,0/0"]}, "setup board\\[1\\] 4-4-4@1,0/0: corner 4 vs 1"),
-    ({"board": ["pass"]}, "setup board\\[0\\] is 'pass', not a placement"),
-    ({"colour": 1}, "unknown key 'colour'"),
-    ({"current": 1}, "'current' needs a 'board'"),
-    ({"scores": [1]}, "'scores' is a list of 2 whole numbers"),
-    ({"round": 0}, "'round' is a whole number from 1 to 50"),
+    ({"hands": [["5-5-5"]]}, r"^setup\.hands: expected a list of 2 hands, one per seat, got a "
+                             r"list of 1$"),
+    ({"hands": [["5-5-5"], ["5-5-5"]]}, r"tile 5-5-5 is in the setup twice: setup\.hands\[0\]\[0\] "
+                                        r"and setup\.hands\[1\]\[0\]"),
+    ({"hands": [["5-5-5"], ["9-9-9"]]}, r"^setup\.hands\[1\]\[0\]: expected a tile like '1-3-5', "
+                                        r"got '9-9-9' \(tile numbers run from 0 to 5"),
+    ({"hands": [["5-5-5"], [7]]}, r"^setup\.hands\[1\]\[0\]: expected a tile like '1-3-5', got 7$"),
+    ({"board": ["1-2-3@1,0/0"]}, r"^setup\.board\[0\] 1-2-3@1,0/0: a round's first tile is at 0,0"),
+    ({"board": ["1-2-3@0,0/0", "4-4-4@1,0/0"]}, r"^setup\.board\[1\] 4-4-4@1,0/0: corner 4 vs 1"),
+    ({"board": ["pass"]}, r"^setup\.board\[0\]: expected a placement like '5-5-5@0,0/0', got "
+                          r"'pass' \(pass is an action, but not a placement\)$"),
+    ({"colour": 1}, r"^setup\.colour: unknown key; setup has the keys hands, pool, board, "),
+    ({"current": 1}, r"^setup\.current: needs a 'board'"),
+    ({"scores": [1]}, r"^setup\.scores: expected a list of 2 whole numbers, one per seat, got a "
+                      r"list of 1$"),
+    ({"round": 0}, r"^setup\.round: expected a whole number from 1 to 50, got 0$"),
 ])
 def test_bad_setups_name_the_problem(change: dict[str, Any], message: str) -> None:
     base: dict[str, Any] = {"hands": [["5-5-5", "0-1-2"], ["3-3-3"]]}
@@ -160,13 +205,13 @@ def test_setup_must_hold_all_56_tiles() -> None:
     setup = {"hands": [["5-5-5"], ["0-1-2"]], "pool": ["0-0-0"]}
     with pytest.raises(RecordError, match="lacks 53 of the 56 tiles \\(0-0-1, 0-0-2"):
         load_game("triominoes").new_initial_state(seed=1, setup=setup)
-    with pytest.raises(RecordError, match="the setup has no 'pool'"):
+    with pytest.raises(RecordError, match=r"^setup\.pool: missing; it is required$"):
         load_game("triominoes").new_initial_state(seed=1, setup={"hands": [[], []]})
 
 
 def test_setup_with_an_empty_hand_mid_round_is_refused() -> None:
     setup = complete_setup({"hands": [["5-5-5"], []], "board": ["1-2-3@0,0/0"]})
-    with pytest.raises(RecordError, match="hands\\[1\\] is empty"):
+    with pytest.raises(RecordError, match=r"^setup\.hands\[1\] is empty"):
         load_game("triominoes").new_initial_state(seed=1, setup=setup)
 
 

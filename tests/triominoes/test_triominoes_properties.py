@@ -7,6 +7,7 @@ import json
 import random
 from collections.abc import Iterator
 
+from hypothesis import event as note_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,10 +22,11 @@ variants = st.sampled_from(["seed", "pressman"])
 FEW = settings(max_examples=30, deadline=None)
 
 
-def random_game(seed: int, n: int, variant: str, target: int = 120
+def random_game(seed: int, n: int, variant: str, target: int = 120, rules_version: int = 2
                 ) -> Iterator[tuple[TriominoesState, list[Event]]]:
     """Play random legal actions to the end; yield the state (changed in place) and events."""
-    game = load_game("triominoes", players=n, variant=variant, target=target)
+    game = load_game("triominoes", players=n, variant=variant, target=target,
+                     rules_version=rules_version)
     state = game.new_initial_state(seed=seed)
     assert isinstance(state, TriominoesState)
     rng = random.Random(seed)
@@ -51,13 +53,13 @@ def conserved(state: TriominoesState) -> bool:
 
 
 @FEW
-@given(seeds, players, variants, st.sampled_from([60, 400]))
+@given(seeds, players, variants, st.sampled_from([60, 400]), st.sampled_from([1, 2]))
 def test_tiles_conserved_and_scores_are_sums_of_events(seed: int, n: int, variant: str,
-                                                       target: int) -> None:
+                                                       target: int, rules_version: int) -> None:
     events: list[Event] = []
     state = None
     rounds = 0
-    for state, new in random_game(seed, n, variant, target):
+    for state, new in random_game(seed, n, variant, target, rules_version):
         rounds += sum(e.kind == "round_end" for e in new)
         events.extend(new)
         assert conserved(state)
@@ -68,6 +70,40 @@ def test_tiles_conserved_and_scores_are_sums_of_events(seed: int, n: int, varian
     assert state.game.min_score <= min(state.scores) and max(state.scores) <= state.game.max_score
     assert max(state.scores) >= state.game.target or state.round == state.game.max_rounds
     assert events[-1].kind == "game_end" and rounds == state.round
+
+
+@settings(max_examples=80, deadline=None)
+@given(seeds, st.integers(2, 3), variants, st.sampled_from([1, 2]))
+def test_a_blocked_round_scores_as_its_rules_say(seed: int, n: int, variant: str,
+                                                 rules_version: int) -> None:
+    """Seed rules (version 2): the action that blocks the round scores nothing, the scores stay
+    as they were and the next round is dealt (or the game ends); otherwise the seats with the
+    fewest points in hand score the others' points minus their own, and nobody else scores.
+    (Two or three players: random play blocks a round in about a third of those games.)"""
+    settled = variant == "pressman" or rules_version == 1
+    pass_penalty = 10 if variant == "pressman" else 0
+    before: list[int] = []
+    for state, events in random_game(seed, n, variant, 150, rules_version):
+        end = next((e for e in events if e.kind == "round_end"), None)
+        if end is not None and end.data["reason"] == "blocked":
+            seat = events[0].player
+            assert events[0].kind == "pass" and seat is not None
+            totals = end.data["hand_totals"]
+            after_pass = [s - (pass_penalty if i == seat else 0) for i, s in enumerate(before)]
+            gained = [a - b for a, b in zip(end.data["scores"], after_pass, strict=True)]
+            note_event("a blocked round, settled" if settled else "a blocked round, scores kept")
+            if settled:
+                low = min(totals)
+                assert end.data["winners"] == [i for i, t in enumerate(totals) if t == low]
+                assert gained == [sum(totals) - 2 * low if t == low else 0 for t in totals]
+            else:
+                assert gained == [0] * n and end.data["winners"] == []
+                assert not any(e.points for e in events[1:])
+                assert end.label.startswith(f"Round {end.data['round']} is blocked: scores "
+                                            f"are kept")
+                assert end.label.endswith(", new deal") != state.is_terminal()
+            assert state.is_terminal() or state.round == end.data["round"] + 1
+        before = list(state.scores)
 
 
 @FEW

@@ -10,8 +10,8 @@ import pytest
 
 from triverse.core.errors import IllegalActionError
 from triverse.core.events import Event, labels
-from triverse.core.trigrid import Board
 from triverse.games import load_game
+from triverse.games._tiles.trigrid import Board
 from triverse.games.triominoes.engine import TriominoesState, complete_setup
 from triverse.games.triominoes.tiles import PLACEMENTS, TILES, Place, tile
 
@@ -311,22 +311,57 @@ def _stuck_position(seed: int) -> tuple[list[str], list[str]]:
         rest.remove(t)
 
 
-@pytest.mark.parametrize("variant", ["seed", "pressman"])
-def test_blocked_round_lowest_hand_scores_the_others_minus_its_own(variant: str) -> None:
+def _blocked_position(variant: str, **options: Any) -> tuple[TriominoesState, list[int]]:
+    """A 2-player position where neither hand fits the board and the pool is empty: seat 0's
+    hand holds 18 points, seat 1's 24; the round is blocked once both have passed."""
     board, rest = next((b, r) for b, r in map(_stuck_position, range(200)) if len(r) >= 6)
     hands = [rest[0::2], rest[1::2]]
     totals = [sum(tile(t).total for t in h) for h in hands]
-    state = new_state({"hands": hands, "pool": [], "board": board}, variant=variant)
-    penalty = 10 if variant == "pressman" else 0
+    state = new_state({"hands": hands, "pool": [], "board": board}, variant=variant, **options)
     assert [str(a) for a in state.legal_actions()] == ["pass"]
     state.apply_notation("pass")
     assert not state.is_terminal() and state.round == 1
+    return state, totals
+
+
+def test_blocked_round_seed_keeps_the_scores_and_deals_again() -> None:
+    state, totals = _blocked_position("seed")
+    assert totals == [18, 24] and state.scores == [0, 0]
+    events = state.apply_notation("pass")
+    assert not any(e.points for e in events)
+    end = next(e for e in events if e.kind == "round_end")
+    assert end.label == "Round 1 is blocked: scores are kept, new deal"
+    assert end.data == {"round": 1, "reason": "blocked", "winners": [], "hand_totals": totals,
+                        "scores": [0, 0]}
+    assert state.scores == [0, 0]
+    assert state.round == 2 and not state.is_terminal()
+    assert sum(len(h) for h in state.hands) + state.pool_count == 56 and not state.placed
+    assert events[-1].kind == "round_start"
+
+
+def test_a_blocked_seed_round_that_ends_the_game_says_no_new_deal() -> None:
+    state, _ = _blocked_position("seed", max_rounds=1)
+    events = state.apply_notation("pass")
+    assert [e.label for e in events[-2:]] == ["Round 1 is blocked: scores are kept",
+                                              "Game over: Seat 0, Seat 1 tie"]
+    assert state.is_terminal() and state.scores == [0, 0]
+
+
+@pytest.mark.parametrize(("variant", "rules_version"), [("pressman", 2), ("pressman", 1),
+                                                         ("seed", 1)])
+def test_blocked_round_lowest_hand_scores_the_others_minus_its_own(variant: str,
+                                                                   rules_version: int) -> None:
+    """Pressman's settlement; also the seed rules' version 1 (games played before D11)."""
+    state, totals = _blocked_position(variant, rules_version=rules_version)
+    penalty = 10 if variant == "pressman" else 0
     events = state.apply_notation("pass")
     end = next(e for e in events if e.kind == "round_end")
     assert end.data["reason"] == "blocked" and end.data["hand_totals"] == totals
+    assert end.label == "Round 1 is blocked: Seat 0 with the fewest points in hand"
+    assert scored(events)[-2:] == ["Opponents' tiles +24", "Own tiles -18"]
     low = min(totals)
     expected = [-penalty + (sum(totals) - 2 * low if t == low else 0) for t in totals]
-    assert state.scores == expected
+    assert state.scores == expected == [6 - penalty, -penalty]
     assert state.round == 2
 
 

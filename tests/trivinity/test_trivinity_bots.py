@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from triverse.ai.basic import GreedyPlayer, Player, RandomPlayer
+from triverse.ai.knowledge.trivinity_mind import TrivinityAveragePlayer, effect_value
 from triverse.core.rng import derive
-from triverse.games.trivinity.bots import TrivinityAveragePlayer, effect_value
 from triverse.games.trivinity.cards import load_table
 from triverse.games.trivinity.engine import TrivinityGame
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from triverse.games.trivinity import carddoc, engine
+from triverse.games.trivinity import actions, carddoc
 from triverse.games.trivinity.cards import (
     MAX_PLAYERS,
     MODULE_FILES,
@@ -63,7 +63,7 @@ def test_every_module_fills_its_stacks_with_the_core_set() -> None:
 
 def test_keys_unique_and_hands_fit_the_action_ids() -> None:
     assert len(TABLE.by_key) == len(TABLE.designs)
-    assert TABLE.size < len(engine._PLAYS)
+    assert TABLE.size < len(actions._PLAYS)
     assert TABLE.size == sum(TABLE.copies(d) for d in range(len(TABLE.designs)))
     assert sum(len(h) for h in TABLE.starters(MAX_PLAYERS)) == 12 * MAX_PLAYERS
 

@@ -511,15 +511,41 @@ def test_setup_round_trip_and_conservation_errors() -> None:
     bad["stacks"][0], bad["stacks"][3] = bad["stacks"][3], bad["stacks"][0]
     with pytest.raises(RecordError, match="stack 1 holds tier 1"):
         game.new_initial_state(seed=1, setup=bad)
-    with pytest.raises(RecordError, match="unknown card 'zeus'"):
+    with pytest.raises(RecordError, match=r"setup\.limbo\[0\]: expected a card key such as "
+                                          r"'power' or 'divine-forge', got 'zeus'"):
         game.new_initial_state(seed=1, setup={**good, "limbo": ["zeus"]})
-    with pytest.raises(RecordError, match="setup 'modules' must list 2 modules"):
+    with pytest.raises(RecordError, match=r"setup\.modules: expected a list of 2 modules"):
         game.new_initial_state(seed=1, setup={**good, "modules": ["heroes"]})
     fixed = TrivinityGame(2, {"module_1": "world"})
-    with pytest.raises(RecordError, match="option module_1 is 'world'"):
+    with pytest.raises(RecordError, match=r"setup\.modules\[0\]: .* option module_1 is 'world'"):
         fixed.new_initial_state(seed=1, setup=good)
-    with pytest.raises(RecordError, match="unknown field 'hands'"):
+    with pytest.raises(RecordError, match=r"setup\.hands: unknown key"):
         game.new_initial_state(seed=1, setup={**good, "hands": []})
+
+
+def test_setup_errors_name_the_path_of_the_bad_part() -> None:
+    game = TrivinityGame(2)
+    good = setup_json(game, ("heroes", "zodiac"), hands={0: P5})
+    with pytest.raises(RecordError, match=r"setup\.order\[1\]: expected the seats 0 to 1, "
+                                          r"each once, in turn order, got 1 twice"):
+        game.new_initial_state(seed=1, setup={**good, "order": [1, 1]})
+    bad = json.loads(json.dumps(good))
+    bad["players"][1]["hands"] = []
+    with pytest.raises(RecordError, match=r"setup\.players\[1\]\.hands: unknown key"):
+        game.new_initial_state(seed=1, setup=bad)
+    bad = json.loads(json.dumps(good))
+    bad["stacks"][1] = {"cards": bad["stacks"][1], "buried": 7}
+    with pytest.raises(RecordError, match=r"setup\.stacks\[1\]\.buried: expected a whole "
+                                          r"number from 0 to 2 .*, got 7"):
+        game.new_initial_state(seed=1, setup=bad)
+    bad = json.loads(json.dumps(good))
+    bad["stacks"][4] = 3
+    with pytest.raises(RecordError, match=r"setup\.stacks\[4\]: expected a stack"):
+        game.new_initial_state(seed=1, setup=bad)
+    bad = json.loads(json.dumps(good))
+    del bad["stacks"]
+    with pytest.raises(RecordError, match=r"setup\.stacks: missing"):
+        game.new_initial_state(seed=1, setup=bad)
 
 
 @pytest.mark.parametrize("text", ["play 1", "discard 12", "discard-all", "buy 9", "end",

@@ -20,10 +20,11 @@ from web_helpers import (
 )
 from web_support import ARTIFACTS, DESKTOP, PHONE, LiveServer, screenshot
 
-from triverse.games import CATALOGUE
+from triverse.core.plugins import plugins
+from triverse.games import available_games, game_class
 
-GAMES_WITH_A_UI = ("triominoes", "trinity", "triangles", "trivinity", "trident")
-"""The games src/triverse/web/js/games.js gives a table (GAME_UIS)."""
+GAMES_WITH_A_UI = tuple(name for name, declared in plugins().items() if declared.view)
+"""The games whose plugin names a browser module (``view`` in GET /api/games)."""
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
@@ -33,13 +34,13 @@ def test_lobby_lists_the_five_games(viewport: dict[str, int], server: LiveServer
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='true']")
     cards = page.locator("li.game-card")
-    assert cards.count() == len(CATALOGUE) == 5
-    for entry in CATALOGUE:
-        card = page.locator(f"li.game-card[data-game='{entry.name}']")
-        has_ui = entry.name in GAMES_WITH_A_UI and entry.available
-        assert card.locator(f"[data-new-game='{entry.name}']").count() == (1 if has_ui else 0)
+    assert cards.count() == len(available_games()) == 5
+    for name in available_games():
+        card = page.locator(f"li.game-card[data-game='{name}']")
+        has_ui = name in GAMES_WITH_A_UI
+        assert card.locator(f"[data-new-game='{name}']").count() == (1 if has_ui else 0)
         assert ("coming soon" in card.inner_text().lower()) == (not has_ui)
-        assert entry.summary[:20] in card.inner_text()
+        assert game_class(name).summary[:20] in card.inner_text()
         rules = card.locator("a", has_text="Rules").get_attribute("href")
         assert rules and page.request.get(server.base + rules).status == 200
     width = page.evaluate("() => document.documentElement.scrollWidth")
@@ -63,6 +64,78 @@ def test_lobby_lists_the_five_games(viewport: dict[str, int], server: LiveServer
     assert kinds == ["human", *levels]
     assert dialog.locator("#opt-variant option").count() == 2
     screenshot(page, f"new-game-{viewport['width']}x{viewport['height']}")
+
+
+EXTRA_GAME = {
+    "available": True, "min_players": 2, "max_players": 4, "default_players": 2,
+    "options": [], "variants": {}, "think_default": 0.5, "rules": None,
+}
+"""The details of a game the tests add to GET /api/games (not one the server knows)."""
+
+OWN_VIEW = """
+export const ui = { trayLabel: "Your ladder" };
+export const art = '<circle cx="30" cy="26" r="18" class="art-a" data-own-art=""/>';
+export function createView() {
+  return { render() {}, onKey: () => false, keyRows: () => [], destroy() {} };
+}
+"""
+"""A game's browser module as small as the interface allows (docs/web.md)."""
+
+
+def test_lobby_builds_its_cards_from_the_api(server: LiveServer, new_page: Any) -> None:
+    """The lobby knows the games only from GET /api/games and the modules it names: three
+    games added to the answer get their cards: one without a view (played in the terminal or
+    through the API), one whose view module does not load, one with a module of its own (its
+    art, New game); the five keep their New game."""
+    page = new_page()
+    added = [
+        {**EXTRA_GAME, "name": "climb", "title": "Climb", "summary": "Climb to the top.",
+         "view": None},
+        {**EXTRA_GAME, "name": "broken", "title": "Broken", "summary": "A module that is not.",
+         "view": "/test-games/broken.js"},
+        {**EXTRA_GAME, "name": "ladder", "title": "Ladder", "summary": "Up the ladder.",
+         "view": "/test-games/ladder.js", "rules": "/rules/"},
+    ]
+
+    def games(route: Any) -> None:
+        response = route.fetch()
+        answer = response.json()
+        answer["games"] += added
+        route.fulfill(response=response, json=answer)
+
+    page.route("**/api/games", games)
+    page.route("**/test-games/ladder.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=OWN_VIEW))
+    page.route("**/test-games/broken.js", lambda route: route.fulfill(status=404, body=""))
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    order = page.locator("li.game-card").evaluate_all("els => els.map(e => e.dataset.game)")
+    assert order == [*available_games(), "ladder", "climb", "broken"]
+    for name in [*available_games(), "ladder"]:
+        card = page.locator(f"li.game-card[data-game='{name}']")
+        assert card.get_attribute("data-playable") == "true"
+        assert card.locator(f"[data-new-game='{name}']").count() == 1
+        assert card.locator(".badge").count() == 0
+        assert card.locator(".game-card-art svg *").count() >= 1
+    ladder = page.locator("li.game-card[data-game='ladder']")
+    assert ladder.locator(".game-card-art [data-own-art]").count() == 1
+    assert ladder.locator("a", has_text="Rules").get_attribute("href") == "/rules/"
+    for name in ("climb", "broken"):
+        card = page.locator(f"li.game-card[data-game='{name}']")
+        text = card.inner_text()
+        assert card.get_attribute("data-playable") == "false"
+        assert card.locator("[data-new-game]").count() == 0
+        assert card.locator(".badge").inner_text().lower() == "not in the browser"
+        assert "play it in the terminal or through the API" in text
+        assert "coming soon" not in text.lower()
+        assert card.locator("a", has_text="Rules").count() == 0
+    assert "has no table in the browser" in page.locator(
+        "li.game-card[data-game='climb']").inner_text()
+    assert "did not load" in page.locator("li.game-card[data-game='broken']").inner_text()
+    page.click("[data-new-game='ladder']")
+    dialog = page.locator("dialog.new-game-dialog")
+    dialog.wait_for()
+    assert "New game of Ladder" in dialog.inner_text()
 
 
 def test_rules_pages_draw_their_diagrams(server: LiveServer, new_page: Any) -> None:

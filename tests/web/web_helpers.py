@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from triverse.games import CATALOGUE
+from triverse.games import available_games
 
 TILE = re.compile(r"(?<![0-9A-Za-z_-])([0-5]-[0-5]-[0-5])(?![0-9A-Za-z_-])")
 """A tile in any text (not inside a token, a date or an id)."""
@@ -18,7 +18,7 @@ ORIENTATIONS = [(True, 0), (False, 2), (True, 2), (False, 1), (True, 1), (False,
 
 
 def tile_game_available(name: str) -> bool:
-    return any(e.name == name and e.available for e in CATALOGUE)
+    return name in available_games()
 
 
 def short_options(page: Any, game: str) -> None:

@@ -21,7 +21,7 @@ Three levels (``docs/ai.md`` describes each game's):
 >>> action = bot.choose(game, state.observation(seat), random.Random(0))
 >>> state.is_legal(action)
 True
->>> make_player("veteran", "trident", time_budget=0.5).time_budget
+>>> make_player("veteran", time_budget=0.5).time_budget
 0.5
 
 :func:`hint` and :func:`review` (:mod:`triverse.ai.review`) are the engine side of the
@@ -29,8 +29,6 @@ browser's hints and game reviews.
 """
 
 from __future__ import annotations
-
-import importlib
 
 from triverse.ai.basic import GreedyPlayer, Player, RandomPlayer
 from triverse.ai.levels import AveragePlayer, NovicePlayer, VeteranPlayer
@@ -41,22 +39,10 @@ LEVELS = ("novice", "average", "veteran")
 """The computer levels, weakest first."""
 
 
-GAME_PLAYERS: dict[tuple[str, str], str] = {}
-"""Players written for one game that replace a level's, by (game, level): ``module:ClassName``.
-(Each level already plays every game by the game's knowledge, :mod:`triverse.ai.knowledge`.)"""
-
-
-def make_player(level: str, game: str | None = None, time_budget: float | None = None) -> Player:
-    """A computer player of ``level`` for ``game`` (the levels play every game: ``game`` only
-    picks a player registered in :data:`GAME_PLAYERS`). ``time_budget``: the seconds a
-    ``veteran`` may think about a move (``None`` or 0: the game's default)."""
-    special = GAME_PLAYERS.get((game or "", level))
-    if special is not None:
-        module_name, _, class_name = special.partition(":")
-        player: Player = getattr(importlib.import_module(module_name), class_name)()
-        if time_budget:
-            player.time_budget = time_budget
-        return player
+def make_player(level: str, time_budget: float | None = None) -> Player:
+    """A computer player of ``level``; each level plays every game by the game's knowledge
+    (:func:`triverse.ai.knowledge.knowledge_for`). ``time_budget``: the seconds a ``veteran``
+    may think about a move (``None`` or 0: the game's default)."""
     if level == "novice":
         return NovicePlayer()
     if level == "average":
@@ -67,7 +53,6 @@ def make_player(level: str, game: str | None = None, time_budget: float | None =
 
 
 __all__ = [
-    "GAME_PLAYERS",
     "LEVELS",
     "AveragePlayer",
     "GreedyPlayer",

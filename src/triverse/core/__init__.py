@@ -5,5 +5,5 @@
 - :mod:`triverse.core.options`: declared game options and named rule variants.
 - :mod:`triverse.core.rng`: deterministic, cheaply cloned chance.
 - :mod:`triverse.core.records`: JSON game records.
-- :mod:`triverse.core.trigrid`: the triangular grid shared by Tri-ominoes and Trinity.
+- :mod:`triverse.core.plugins`: the games, found as plugins through Python entry points.
 """

@@ -3,8 +3,8 @@
 Every Triverse game subclasses these two. A :class:`Game` is immutable: a rule set, a player
 count and resolved options (including a named rule ``variant`` where the game has one). A
 :class:`State` is one position: it lists legal actions lazily, applies one at a time, returns the
-events that happened, and knows whose turn it is and the scores. A multi-action turn (Trivinity's
-play, buy, end) is simply several actions in a row by the same player.
+events that happened, and knows whose turn it is and the scores. A multi-action turn (play a
+card, buy one, end the turn) is simply several actions in a row by the same player.
 
 Chance comes from the state's integer ``seed`` through :func:`triverse.core.rng.derive`, so the
 same seed and the same actions always give the same game.
@@ -13,14 +13,11 @@ Hidden information never leaves a state except through :meth:`State.observation`
 computer player that needs a full state to search builds one with :meth:`Game.determinize` from
 an observation: it cannot see what its seat may not.
 
->>> from triverse import load_game
->>> game = load_game("triominoes", players=2)
->>> state = game.new_initial_state(seed=1)
->>> action = next(state.legal_actions())
->>> events = state.apply(action)
->>> sum(e.points for e in events if e.player == 0) + sum(
-...     e.points for e in events if e.player == 1) == sum(state.scores) - 0
-True
+>>> from triverse.core.plugins import available_games, load_game
+>>> for name in available_games():
+...     state = load_game(name).new_initial_state(seed=1)
+...     events = state.apply(next(state.legal_actions()))
+...     assert sum(e.points for e in events) == sum(state.scores), name
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from triverse.core.catalogue import BY_NAME
 from triverse.core.errors import GameOverError, IllegalActionError, OptionError
 from triverse.core.events import Event
 from triverse.core.options import OptionSpec, OptionValue, resolve_options
@@ -116,13 +112,11 @@ class Game(ABC, Generic[S, A]):
     """
 
     name: ClassVar[str]
-    """Machine name, used in the CLI, records and URLs: ``"triominoes"``."""
+    """Machine name, used in the CLI, records and URLs, and the name of its plugin."""
     title: ClassVar[str]
-    """Display name: ``"Tri-ominoes"``. Taken from the catalogue for the five games."""
+    """Display name, as players write it."""
     summary: ClassVar[str]
-    """One sentence for the lobby. Taken from the catalogue for the five games."""
-    seed_file: ClassVar[str]
-    """The seed text this game is built from, in ``shared/seeds/``. From the catalogue too."""
+    """One sentence for the lobby."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int] = 2
@@ -131,14 +125,11 @@ class Game(ABC, Generic[S, A]):
     variants: ClassVar[Mapping[str, str]] = {}
     """Named rule variants and what each changes; the first is the seed's rules."""
     perfect_information: ClassVar[bool] = False
-    """True when no seat ever has hidden information (Triangles)."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game of the catalogue takes its title, summary and seed file from its entry."""
-        super().__init_subclass__(**kwargs)
-        entry = BY_NAME.get(cls.__dict__.get("name", ""))
-        if entry is not None:
-            cls.title, cls.summary, cls.seed_file = entry.title, entry.summary, entry.seed_file
+    """True when no seat ever has hidden information."""
+    record_options: ClassVar[Mapping[int, Mapping[str, OptionValue]]] = {}
+    """By older record format version: the options such a record leaves out, because they did
+    not exist yet, with the values that give the rules it was played under
+    (:data:`triverse.core.records.OLD_VERSIONS`)."""
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players
@@ -213,7 +204,8 @@ class Game(ABC, Generic[S, A]):
 
     def client_data(self) -> dict[str, Any]:
         """Public data a client needs to draw this game, the same in every position (JSON
-        types): Trivinity's card table, say. The server serves it once, cacheable."""
+        types): a card game's table of card texts, say. The server serves it once,
+        cacheable."""
         return {}
 
     def render_text(self, observation: Observation) -> str:

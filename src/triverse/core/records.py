@@ -4,8 +4,8 @@ A record holds the format and its version, the game with its options, the player
 (and, where the opening was given explicitly, the ``setup``), the actions in notation, and the
 result. ``docs/records.md`` documents the format.
 
->>> from triverse import load_game
->>> state = load_game("triominoes", players=2).new_initial_state(seed=3)
+>>> from triverse.core.plugins import available_games, load_game
+>>> state = load_game(available_games()[0]).new_initial_state(seed=3)  # any game
 >>> for _ in range(5):
 ...     _ = state.apply(next(state.legal_actions()))
 >>> record = Record.from_state(state, ["Ann", "Bob"])
@@ -26,9 +26,15 @@ from typing import Any
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Result, State
+from triverse.core.plugins import game_class, load_game
 
 FORMAT = "triverse-record"
-VERSION = 1
+VERSION = 2
+"""The format version written."""
+OLD_VERSIONS = (1,)
+"""The older format versions still read. A game whose rules changed since says, in
+:attr:`Game.record_options <triverse.core.game.Game.record_options>`, which options such a
+record leaves out and with which values it replays as it was played."""
 PLAYER_KINDS = ("human", "novice", "average", "veteran")
 
 
@@ -104,15 +110,22 @@ class Record:
 
     @classmethod
     def from_json(cls, data: object) -> Record:
-        """Check and read a record; :class:`RecordError` names the first thing wrong."""
+        """Check and read a record; :class:`RecordError` names the first thing wrong.
+
+        A record of an older version (:data:`OLD_VERSIONS`) gets the options it left out that
+        name the rules it was played under (the game's ``record_options``), so that it replays
+        as it was played.
+        """
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
         if data.get("format") != FORMAT:
             raise RecordError(f"not a Triverse record: 'format' is {data.get('format')!r}, "
                               f"not {FORMAT!r}")
-        if data.get("version") != VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported "
-                              f"(this Triverse reads version {VERSION})")
+        version = data.get("version")
+        if type(version) is not int or (version != VERSION and version not in OLD_VERSIONS):
+            readable = ", ".join(str(v) for v in sorted([*OLD_VERSIONS, VERSION]))
+            raise RecordError(f"record version {version!r} is not supported "
+                              f"(this Triverse reads versions {readable})")
         game = _field(data, "game", str)
         seed = _field(data, "seed", int)
         raw_players = _field(data, "players", list)
@@ -132,6 +145,8 @@ class Record:
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise RecordError("'options' must be an object")
+        if version != VERSION:
+            options = {**_record_options(game, version), **options}
         setup = data.get("setup")
         if setup is not None and not isinstance(setup, dict):
             raise RecordError("'setup' must be an object or null")
@@ -165,8 +180,6 @@ class Record:
 
     # --- replay ----------------------------------------------------------------------------------
     def initial_state(self) -> State[Any]:
-        from triverse.games import load_game  # the registry imports the engines lazily
-
         try:
             game = load_game(self.game, len(self.players), **dict(self.options))
         except OptionError as exc:
@@ -191,6 +204,16 @@ class Record:
             except (NotationError, IllegalActionError) as exc:
                 raise ReplayError(index, text, str(exc)) from None
             yield index, text, state, events
+
+
+def _record_options(game: str, version: int) -> Mapping[str, Any]:
+    """The options an older record of ``game`` leaves out (none for a game not installed:
+    its replay fails on that, with a clear error)."""
+    try:
+        cls = game_class(game)
+    except OptionError:
+        return {}
+    return cls.record_options.get(version, {})
 
 
 class ReplayError(RecordError):

@@ -1,7 +1,8 @@
 """The Triverse web server: an authoritative game server over REST and websockets.
 
 - :func:`create_app` builds the ASGI application (:mod:`triverse.server.app`);
-- :func:`serve` runs it with uvicorn (``triverse serve``).
+- :func:`serve` runs it with uvicorn (``triverse serve``);
+- :class:`~triverse.server.config.Settings` are its settings, from ``TRIVERSE_*`` variables.
 
 ``docs/server.md`` explains how it runs; ``docs/protocol.md`` is the protocol the browser speaks.
 The web stack is imported only when one of these is called.
@@ -37,8 +38,8 @@ def create_app(db_url: str | None = None, **kwargs: Any) -> FastAPI:
 
 
 def serve(
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
+    host: str | None = None,
+    port: int | None = None,
     db_url: str | None = None,
     *,
     log_level: str = "info",
@@ -46,15 +47,22 @@ def serve(
 ) -> None:
     """Run the server with uvicorn until interrupted (Ctrl-C stops it cleanly).
 
-    ``db_url`` as for :func:`create_app`; further keyword arguments go to it too
-    (``bot_delay=0.3``, say).
+    ``host``, ``port`` and ``db_url``, and every further keyword argument that names a setting
+    (``bot_delay=0.3``, say), override the ``TRIVERSE_*`` environment variables
+    (:class:`~triverse.server.config.Settings`); ``settings=`` gives them all at once. The
+    other keyword arguments go to :func:`create_app` (``pubsub``, ``clock``, ``cache``).
     """
     import uvicorn
 
     from triverse.server.app import create_app as _create_app
+    from triverse.server.config import Settings, settings_with
 
-    app = _create_app(db_url, **kwargs)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    settings = kwargs.pop("settings", None)
+    if settings is None:
+        given = {name: kwargs.pop(name) for name in list(kwargs) if name in Settings.model_fields}
+        settings = settings_with(host=host, port=port, db_url=db_url, **given)
+    app = _create_app(settings=settings, **kwargs)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level)
 
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "address", "create_app", "serve"]

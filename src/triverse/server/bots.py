@@ -14,14 +14,14 @@ from the seat's observation only) and computes post-game reviews (:func:`review_
 record of a finished game).
 
 This module imports nothing from the web stack, so worker processes start quickly under the
-``spawn`` and ``forkserver`` start methods too.
+``spawn`` and ``forkserver`` start methods too. Game classes are loaded by
+:func:`triverse.server.catalog.game_class_at`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import logging
 import os
 import random
@@ -38,6 +38,7 @@ from triverse.ai.review import hint, review
 from triverse.core.game import Game, Observation
 from triverse.core.options import OptionValue
 from triverse.core.records import Record
+from triverse.server.catalog import game_class_at
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +64,6 @@ class GameSpec:
         return _build_game(self)
 
 
-def game_class_at(module: str) -> type[Game[Any, Any]]:
-    """Import a ``"package.module:ClassName"`` game class."""
-    module_name, _, class_name = module.partition(":")
-    cls: type[Game[Any, Any]] = getattr(importlib.import_module(module_name), class_name)
-    return cls
-
-
 @functools.lru_cache(maxsize=64)
 def _build_game(spec: GameSpec) -> Game[Any, Any]:
     return game_class_at(spec.module)(spec.players, dict(spec.options))
@@ -85,7 +79,7 @@ def choose_notation(
     was created with; ``None``: the game's default. ``memory``: what the veteran remembers of
     the game, digested from the seat's own earlier observations (``LiveMatch.memory_of``)."""
     game = spec.build()
-    player = make_player(level, game.name, time_budget)
+    player = make_player(level, time_budget)
     if memory is not None and isinstance(player, VeteranPlayer):
         player.memory = memory
     return str(player.choose(game, observation, rng))

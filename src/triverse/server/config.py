@@ -1,4 +1,9 @@
-"""Server settings and the database URL.
+"""Server settings: one typed object, read from ``TRIVERSE_*`` environment variables.
+
+:class:`Settings` is a pydantic-settings model. Every field can be set by the environment
+variable ``TRIVERSE_`` + its name in capitals (``TRIVERSE_BOT_DELAY=0.3``), and overridden by
+the arguments it is built with (``create_app`` and ``triverse serve`` pass theirs that way);
+``docs/server.md`` has the table. Empty variables count as unset.
 
 >>> database_url("postgresql://postgres@127.0.0.1:5432/test")
 'postgresql+psycopg://postgres@127.0.0.1:5432/test'
@@ -6,27 +11,30 @@
 'postgresql+psycopg://u@h/db'
 >>> database_url("sqlite:///games.sqlite3")
 'sqlite:///games.sqlite3'
+>>> Settings(db_url="sqlite://", bot_delay=0).bot_delay
+0.0
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
+from pydantic import BeforeValidator, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from triverse.server import DEFAULT_HOST, DEFAULT_PORT
 
 APP_NAME = "triverse"
+ENV_PREFIX = "TRIVERSE_"
+"""Every setting's environment variable is this and the setting's name in capitals."""
 DB_ENV = "TRIVERSE_DB_URL"
 """Environment variable read when no database URL is given."""
 DEFAULT_DB_FILE = "triverse.sqlite3"
 
 BotExecutor = Literal["process", "thread"]
-
-THINKING_ENV = {"hint_budget": "TRIVERSE_HINT_BUDGET", "review_budget": "TRIVERSE_REVIEW_BUDGET",
-                "review_total": "TRIVERSE_REVIEW_TOTAL"}
-"""The environment variables that set the hint's and the review's thinking times."""
 
 
 def default_database_path() -> Path:
@@ -52,38 +60,35 @@ def database_url(url: str | None = None) -> str:
     return url
 
 
-def thinking_times(**given: float | None) -> dict[str, Any]:
-    """The settings among ``hint_budget``, ``review_budget`` and ``review_total`` that are
-    given, or else set by their environment variables (seconds, positive).
+def _resolve_url(value: Any) -> Any:
+    """The database URL resolved by :func:`database_url` (empty or ``None``: the default)."""
+    return database_url(value or None) if value is None or isinstance(value, str) else value
 
-    >>> thinking_times(hint_budget=0.2, review_budget=None)
-    {'hint_budget': 0.2}
+
+Seconds = Annotated[float, Field(gt=0)]
+"""A positive number of seconds."""
+
+
+class Settings(BaseSettings):
+    """Everything :func:`triverse.server.app.create_app` and ``triverse serve`` can be told.
+
+    Frozen: a part of the server that keeps it sees the same values for its whole life.
     """
-    out: dict[str, Any] = {}
-    for name, value in given.items():
-        env = THINKING_ENV[name]
-        if value is None and os.environ.get(env):
-            try:
-                value = float(os.environ[env])
-            except ValueError:
-                raise ValueError(f"${env} is a number of seconds, not "
-                                 f"{os.environ[env]!r}") from None
-        if value is not None:
-            if not value > 0:
-                raise ValueError(f"{name} is a positive number of seconds, not {value}")
-            out[name] = value
-    return out
 
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_ignore_empty=True, frozen=True, extra="forbid",
+    )
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything :func:`triverse.server.app.create_app` can be told."""
-
-    db_url: str
-    """A SQLAlchemy URL, already resolved by :func:`database_url`."""
-    bot_delay: float = 0.6
+    db_url: Annotated[str, BeforeValidator(_resolve_url)] = Field(
+        default="", validate_default=True)
+    """A SQLAlchemy URL, resolved by :func:`database_url` (unset: the default SQLite file)."""
+    host: str = DEFAULT_HOST
+    """The address ``triverse serve`` listens on."""
+    port: int = Field(DEFAULT_PORT, ge=0, le=65535)
+    """The port ``triverse serve`` listens on."""
+    bot_delay: float = Field(0.6, ge=0)
     """Seconds a computer player waits before each move, so humans can follow."""
-    bot_workers: int | None = None
+    bot_workers: int | None = Field(None, ge=1)
     """Size of the computer players' worker pool (``None``: up to 4, fewer on small machines)."""
     bot_executor: BotExecutor = "process"
     """``process``: a process pool (real parallelism); ``thread``: a thread pool."""
@@ -92,24 +97,32 @@ class Settings:
     allow_client_seed: bool = False
     """Whether a new match may name its seed. A chosen seed reveals the deal to whoever chose
     it, so this is for tests and reproducible demos, not for fair online play."""
-    cache_size: int = 500
-    """How many matches to keep replayed in memory (connected or bot-driven ones never leave)."""
-    hello_timeout: float = 15.0
+    cache_size: int = Field(500, ge=1)
+    """How many matches to keep replayed in memory (connected or bot-driven ones never leave),
+    and how many hints."""
+    hello_timeout: Seconds = 15.0
     """Seconds a websocket may take to send its first (``hello``) message."""
-    deadline_poll: float = 60.0
+    deadline_poll: Seconds = 60.0
     """Seconds between the deadline scheduler's reads of the pending turn deadlines from the
     database (it also wakes for every deadline it is told of, and at the earliest one)."""
-    hint_budget: float = 0.8
+    hint_budget: Seconds = 0.8
     """Seconds the veteran thinks about a hint (a little under the second a player waits)."""
-    review_budget: float = 0.25
+    review_budget: Seconds = 0.25
     """The most seconds the veteran thinks about each decision of a post-game review."""
-    review_total: float = 12.0
+    review_total: Seconds = 12.0
     """Seconds a seat's review should take at most: a long game gets less per decision
     (``review_total / decisions``, between ``review_floor`` and ``review_budget``)."""
-    review_floor: float = 0.05
+    review_floor: Seconds = 0.05
     """The least seconds per reviewed decision, however long the game."""
-    review_cache: int = 256
+    review_cache: int = Field(256, ge=1)
     """How many reviews (one per match and seat) to keep in memory."""
-    extra_games: tuple[str, ...] = field(default=())
-    """Extra games beyond the catalogue, as ``"package.module:Class"`` (named by the class's
-    ``name``): a game can be tried in the server before it joins the catalogue."""
+
+
+def settings_with(**given: Any) -> Settings:
+    """:class:`Settings` from the environment, overridden by the ``given`` values that are not
+    ``None`` (the arguments a caller left out).
+
+    >>> settings_with(db_url="sqlite://", bot_delay=None, cache_size=3).cache_size
+    3
+    """
+    return Settings(**{name: value for name, value in given.items() if value is not None})

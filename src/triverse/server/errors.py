@@ -10,7 +10,6 @@ STATUS: dict[str, int] = {
     "bad_json": 400,
     "bad_request": 422,
     "unknown_game": 422,
-    "game_unavailable": 422,
     "bad_options": 422,
     "bad_seats": 422,
     "seed_not_allowed": 422,

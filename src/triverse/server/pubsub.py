@@ -7,7 +7,8 @@ so a shared broker would see nothing secret.
 
 :class:`InProcessPubSub` serves one process. A second process would plug in another
 implementation of :class:`PubSub` (Redis ``PUBLISH``/``SUBSCRIBE``, PostgreSQL
-``LISTEN``/``NOTIFY``); see ``docs/server.md``.
+``LISTEN``/``NOTIFY``); see ``docs/server.md``. :class:`MatchNews` is what the rest of the
+server publishes through: one kind of message, signed with the process's ``origin``.
 
 >>> import asyncio
 >>> async def demo() -> list[dict[str, object]]:
@@ -22,6 +23,7 @@ implementation of :class:`PubSub` (Redis ``PUBLISH``/``SUBSCRIBE``, PostgreSQL
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -152,3 +154,27 @@ class InProcessPubSub:
 
     async def close(self) -> None:
         self._channels.clear()
+
+
+class MatchNews:
+    """Announces that a match changed, on its channel, signed with this process's ``origin``.
+
+    Every message is ``{"type": "changed", "match", "reason", "move", "origin"}``; ``reason``
+    is ``move``, ``timeout``, ``pause``, ``presence`` or ``clock``.
+    """
+
+    def __init__(self, pubsub: PubSub, origin: str | None = None) -> None:
+        self.pubsub = pubsub
+        self.origin = uuid.uuid4().hex if origin is None else origin
+        """Names this process in the messages, to tell its own from other processes'."""
+
+    async def changed(self, match_id: str, reason: str, move: int) -> None:
+        """Tell the match's subscribers that it changed."""
+        message: Message = {"type": "changed", "match": match_id, "reason": reason,
+                            "move": move, "origin": self.origin}
+        await self.pubsub.publish(match_channel(match_id), message)
+
+    def from_elsewhere(self, message: Message) -> bool:
+        """Whether ``message`` came from another process (whose changes are in the database,
+        not yet in this process's memory)."""
+        return message.get("origin") != self.origin

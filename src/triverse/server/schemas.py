@@ -1,17 +1,33 @@
-"""Pydantic models of the REST requests and answers (they make FastAPI's OpenAPI docs).
+"""Pydantic models of the REST requests and answers (they make FastAPI's OpenAPI docs), and
+of every websocket message.
 
 The view is built as a plain dict by :func:`triverse.server.views.render_view` and sent as is,
 so that REST answers and websocket messages are byte-for-byte the same shape; :class:`View`
-documents it.
+documents it. The view's models and the websocket's forbid unknown keys and take no type
+coercion, so that a contract test that validates what the server sends (every
+:data:`ServerMessage`, through :data:`SERVER_MESSAGE`) notices any key or type that drifts
+from them.
+
+>>> SERVER_MESSAGE.validate_python({"type": "pong", "id": "k1",
+...                                 "server_time": "2026-12-01T09:59:12.345Z"}).id
+'k1'
+>>> CLIENT_MESSAGE.validate_python({"type": "sync"}).type
+'sync'
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 Mode = Literal["computer", "hotseat", "online"]
+
+
+class Exact(BaseModel):
+    """A model that forbids unknown keys and coercion (for what the server sends)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class OptionInfo(BaseModel):
@@ -27,7 +43,7 @@ class OptionInfo(BaseModel):
 
 
 class GameInfo(BaseModel):
-    """A game of the catalogue; the details are ``null`` while it is coming soon."""
+    """An installed game; the details are ``null`` while it is coming soon."""
 
     name: str
     title: str
@@ -41,6 +57,9 @@ class GameInfo(BaseModel):
     think_default: float | None = Field(default=None, description="seconds the veteran "
                                         "thinks about a move in this game when its seat names no "
                                         "think")
+    view: str | None = Field(default=None, description="URL path of the ES module that "
+                             "gives the game its table in the browser; null: no table there")
+    rules: str | None = Field(default=None, description="URL path of the game's rules page")
 
 
 class ThinkInfo(BaseModel):
@@ -79,7 +98,7 @@ class CreateMatch(BaseModel):
     """A new match."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str = Field(description="a game's machine name, e.g. triominoes")
+    game: str = Field(description="a game's machine name, as GET /api/games lists it")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="game options; missing ones take defaults")
     seats: list[SeatSpec] = Field(min_length=1, max_length=16,
@@ -207,14 +226,14 @@ class MyGamesRequest(BaseModel):
     tokens: list[str] = Field(max_length=1000)
 
 
-class ResultInfo(BaseModel):
+class ResultInfo(Exact):
     """Final standings: scores and places (1 is first; ties share a place)."""
 
     scores: list[int]
     ranks: list[int]
 
 
-class GameRef(BaseModel):
+class GameRef(Exact):
     """The game of a match, with its resolved options."""
 
     name: str
@@ -224,7 +243,7 @@ class GameRef(BaseModel):
     preview: bool = Field(description="the game offers score previews of tentative actions")
 
 
-class PlayerView(BaseModel):
+class PlayerView(Exact):
     """A seat as everyone sees it."""
 
     seat: int
@@ -236,7 +255,7 @@ class PlayerView(BaseModel):
     connected: bool = Field(description="a websocket of this seat is open; computers: true")
 
 
-class LegalAction(BaseModel):
+class LegalAction(Exact):
     """A legal action of the seat to move."""
 
     notation: str = Field(description="send this as 'action'")
@@ -245,7 +264,7 @@ class LegalAction(BaseModel):
     fields: dict[str, Any] | None = Field(description="the action's fields, in JSON types")
 
 
-class EventView(BaseModel):
+class EventView(Exact):
     """An event (``Event.to_json(viewer)``); ``secret`` appears only for its own player."""
 
     kind: str
@@ -256,7 +275,7 @@ class EventView(BaseModel):
     secret: dict[str, Any] | None = Field(None, description="absent unless yours")
 
 
-class LogItem(BaseModel):
+class LogItem(Exact):
     """One move of the log."""
 
     move: int = Field(description="its number, from 0")
@@ -265,7 +284,7 @@ class LogItem(BaseModel):
     action: str | None = Field(None, description="its notation: absent unless you played it")
 
 
-class View(BaseModel):
+class View(Exact):
     """What one seat (or a spectator) sees of a match; pushed as websocket ``view``."""
 
     match_id: str
@@ -345,3 +364,121 @@ class ErrorAnswer(BaseModel):
     """Every refusal: ``{"error": {"code": ..., "message": ...}}``."""
 
     error: ErrorBody
+
+
+# --- the websocket ---------------------------------------------------------------------------
+RequestId = Annotated[Any, Field(description="the client's 'id' of the message this answers "
+                                 "(any JSON value; null when it had none)")]
+ServerTime = Annotated[str, Field(description="the server's clock (ISO 8601, UTC, to the "
+                                  "millisecond)")]
+
+
+class HelloMessage(BaseModel):
+    """Client: the first message, with the seat's token (none: a spectator)."""
+
+    type: Literal["hello"]
+    token: str | None = Field(None, description="the seat's token; none or null to watch")
+    seat: int | None = Field(None, ge=0, description="the seat the token should open")
+    log: int | None = Field(None, ge=0, description="send only the last so many log entries")
+
+
+class ActionMessage(BaseModel):
+    """Client: play an action for the connection's seat."""
+
+    type: Literal["action"]
+    action: str = Field(description="the action in the game's notation")
+    move: int = Field(description="the view's 'move' the player acted on")
+    id: Any = None
+
+
+class PreviewMessage(BaseModel):
+    """Client: score a tentative action without playing it."""
+
+    type: Literal["preview"]
+    action: str = Field(max_length=1000, description="the tentative action in notation")
+    move: int | None = Field(None, description="the view's 'move' (optional)")
+    id: Any = None
+
+
+class PauseMessage(BaseModel):
+    """Client: pause (true) or resume (false) the computer players."""
+
+    type: Literal["pause"]
+    paused: bool
+    id: Any = None
+
+
+class SyncMessage(BaseModel):
+    """Client: send the current view again."""
+
+    type: Literal["sync"]
+    id: Any = None
+
+
+class PingMessage(BaseModel):
+    """Client: a keep-alive, answered with ``pong``."""
+
+    type: Literal["ping"]
+    id: Any = None
+
+
+ClientMessage = Annotated[
+    HelloMessage | ActionMessage | PreviewMessage | PauseMessage | SyncMessage | PingMessage,
+    Field(discriminator="type"),
+]
+"""Any message a client sends over the websocket."""
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+"""Validates a client message (the server checks them by hand, with its own error texts)."""
+
+
+class ViewMessage(Exact):
+    """Server: this connection's view, after ``hello`` and whenever it changes."""
+
+    type: Literal["view"]
+    view: View
+    server_time: ServerTime
+
+
+class AcceptedMessage(Exact):
+    """Server: the action is stored and applied (before any view that shows it)."""
+
+    type: Literal["accepted"]
+    id: RequestId
+    move: int = Field(description="the number the action was stored under")
+    action: str = Field(description="its notation, as stored")
+
+
+class PreviewResultMessage(Exact):
+    """Server: the answer to ``preview``."""
+
+    type: Literal["preview_result"]
+    id: RequestId
+    move: int = Field(description="the move number the preview is for")
+    preview: dict[str, Any] = Field(description="the game's own preview")
+
+
+class PongMessage(Exact):
+    """Server: the answer to ``ping``."""
+
+    type: Literal["pong"]
+    id: RequestId
+    server_time: ServerTime
+
+
+class ErrorMessage(Exact):
+    """Server: a message was refused and nothing changed (or the ``hello`` failed, and the
+    socket closes)."""
+
+    type: Literal["error"]
+    code: str = Field(description="one of the error codes of docs/protocol.md")
+    message: str
+    id: RequestId
+
+
+ServerMessage = Annotated[
+    ViewMessage | AcceptedMessage | PreviewResultMessage | PongMessage | ErrorMessage,
+    Field(discriminator="type"),
+]
+"""Any message the server sends over the websocket."""
+SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Validates a server message (the contract test runs every message sent through it)."""

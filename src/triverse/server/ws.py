@@ -4,7 +4,9 @@ The client's first message is ``hello`` with its seat token (or none, to watch);
 appears in the URL, so it stays out of access logs. The server then pushes a ``view`` whenever
 the match changes (a move, a time-out, a pause, a player connecting), rendered for that seat
 alone, and answers ``action``, ``preview``, ``pause``, ``sync`` and ``ping`` messages.
-``docs/protocol.md`` documents every message.
+``docs/protocol.md`` documents every message, and :mod:`triverse.server.schemas` models them
+(``ClientMessage``, ``ServerMessage``: ``tests/server/test_server_contract.py`` holds what this
+module sends to those models).
 """
 
 from __future__ import annotations
@@ -167,7 +169,7 @@ class MatchConnection:
 
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if message.get("origin") != self.service.instance:
+            if self.service.news.from_elsewhere(message):
                 await self.service.catch_up(self.match_id)
             await self.send_view()
 

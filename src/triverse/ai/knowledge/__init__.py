@@ -13,7 +13,7 @@ built from what the seat sees), the questions the three levels ask:
 
 The base class is generic and correct for any game (greedy by immediate points, using
 ``clone`` and ``apply_unchecked``); each game's module overrides what it knows better. A game
-without a module of its own (a new game) gets the generic knowledge.
+whose plugin names no knowledge (or a name that is no game) gets the generic knowledge.
 
 >>> knowledge_for("triominoes").name
 'tiles'
@@ -23,13 +23,14 @@ without a module of its own (a new game) gets the generic knowledge.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from triverse.core.errors import OptionError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
+from triverse.core.plugins import GamePlugin, plugins, resolve
 
 if TYPE_CHECKING:
     from triverse.ai.search import SearchLimits, SearchResult
@@ -39,31 +40,30 @@ AnyGame = Game[Any, Any]
 Memory = dict[str, Any]
 """What a player remembers of one game (its own earlier observations, digested)."""
 
-MODULES: dict[str, str] = {
-    "triominoes": "triverse.ai.knowledge.tiles:TileKnowledge",
-    "trinity": "triverse.ai.knowledge.tiles:TrinityKnowledge",
-    "triangles": "triverse.ai.knowledge.triangles:TrianglesKnowledge",
-    "trident": "triverse.ai.knowledge.trident:TridentKnowledge",
-    "trivinity": "triverse.ai.knowledge.trivinity:TrivinityKnowledge",
-}
-"""The knowledge class of each game, ``module:ClassName``; other games get :class:`Knowledge`."""
-
 _CACHE: dict[str, Knowledge] = {}
 
 
 def knowledge_for(game: str | AnyGame) -> Knowledge:
-    """The knowledge of a game (by name or game object); generic for a game without its own."""
+    """The knowledge of a game (by name or game object), as its plugin names it
+    (:attr:`GamePlugin.knowledge <triverse.core.plugins.GamePlugin.knowledge>`); the generic
+    knowledge for a game whose plugin names none, or that has no plugin."""
     name = game if isinstance(game, str) else game.name
     found = _CACHE.get(name)
     if found is None:
-        path = MODULES.get(name)
-        if path is None:
-            found = Knowledge()
-        else:
-            module_name, _, class_name = path.partition(":")
-            found = getattr(importlib.import_module(module_name), class_name)()
+        path = plugins().get(name, _NO_PLUGIN).knowledge
+        found = Knowledge() if path is None else _knowledge_at(path)
         _CACHE[name] = found
     return found
+
+
+_NO_PLUGIN = GamePlugin(engine="")
+
+
+def _knowledge_at(path: str) -> Knowledge:
+    cls = resolve(path)
+    if not (isinstance(cls, type) and issubclass(cls, Knowledge)):
+        raise OptionError(f"{path!r} is not a Knowledge subclass")
+    return cls()
 
 
 def own_points(state: AnyState, action: Any, seat: int) -> tuple[int, AnyState]:
@@ -251,4 +251,4 @@ class Knowledge:
         return value
 
 
-__all__ = ["MODULES", "Knowledge", "Memory", "knowledge_for", "own_points", "score_margin"]
+__all__ = ["Knowledge", "Memory", "knowledge_for", "own_points", "score_margin"]

@@ -41,9 +41,9 @@ from typing import Any, ClassVar
 
 from triverse.ai.knowledge import Knowledge, Memory, score_margin
 from triverse.core.game import Game, Observation, State
-from triverse.core.trigrid import Board, Cell, Specials
 from triverse.games._tiles.engine import TileObservation, TileState
 from triverse.games._tiles.tiles import Place, Tile
+from triverse.games._tiles.trigrid import Board, Cell, Specials
 
 AnyState = State[Any]
 Priced = tuple[Place, float, bool]

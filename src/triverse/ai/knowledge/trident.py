@@ -94,7 +94,7 @@ SAME_SQUARES = 2
 """Candidates on one set of squares at most (the same tiles in another order are much alike)."""
 NEXT_TURN_POINTS = 44.8
 """The mean points of the best play of a full rack dealt from the unseen tiles, measured with
-the rack values (:func:`measure_rack_points`, its ``"turn"``): what
+the rack values (``benchmarks/trident_rack_points.py``, its ``turn``): what
 :meth:`TridentKnowledge.next_turn_points` counts a turn against, as :func:`rack_points` counts
 a rack against the average rack."""
 
@@ -133,8 +133,8 @@ RACK_TILE_POINTS: tuple[float, ...] = (
 """What a tile on a full rack adds to the points of the next turn, against an average tile:
 fitted by least squares to the best play's points (:meth:`TridentKnowledge.greedy_play`) of
 12,000 racks dealt from the unseen tiles of positions of games between average players
-(:func:`measure_rack_points`). A joker is worth a Trio almost anywhere; 13, 14 and 15 are hard
-to place."""
+(``benchmarks/trident_rack_points.py``). A joker is worth a Trio almost anywhere; 13, 14 and 15
+are hard to place."""
 RACK_TRITON_POINTS = 77.82
 """Three numbers totalling 15 on the rack: the next turn's Triton (+50, a Trio of 30 and its
 cross lines), fitted with :data:`RACK_TILE_POINTS`."""
@@ -248,95 +248,6 @@ def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | Non
     if n == 1 and not lines:
         return None
     return total
-
-
-def measure_rack_points(samples: int, games: int = 60, seed: int = 2) -> dict[str, float]:
-    """How the tiles of a full rack change the next turn's points: the least-squares fit behind
-    :data:`RACK_TILE_POINTS`, :data:`RACK_TRITON_POINTS` and :data:`RACK_DUPLICATE_POINTS`.
-
-    Positions are taken from ``games`` games between average players (a fifth of the
-    positions with more than six tiles in the bag); each sample deals a rack of three from the
-    tiles the player to move has not seen (and its own) and finds the points of its best play
-    (:meth:`TridentKnowledge.greedy_play`). The points are fitted to the count of each tile on
-    the rack, a Triton in hand (three numbers totalling 15) and the tiles the same as another;
-    the tiles' values are given against the average tile of the set (their mean, each kind
-    weighted by its count, is 0), and ``"turn"`` is the mean points of the best play (what
-    :data:`NEXT_TURN_POINTS` counts a turn against). ``measure_rack_points(12000)`` gave the
-    constants (rounded to two decimals; the turn's to one).
-    """
-    from triverse import load_game
-    from triverse.games.trident.tiles import TILE_SET
-
-    game = load_game("trident")
-    knowledge = TridentKnowledge()
-    positions: list[TridentState] = []
-    for index in range(games):
-        state = game.new_initial_state(seed=700 + index)
-        assert isinstance(state, TridentState)
-        rng = random.Random(index)
-        while not state.is_terminal():
-            if len(state.bag) > 6 and len(state.placed) > 3 and rng.random() < 0.2:
-                positions.append(state.clone())
-            mover = state.current_player
-            assert mover is not None
-            state.apply(knowledge.average_move(state, mover, rng))
-    rng = random.Random(seed)
-    size = 19  # 17 kinds of tile, a Triton in hand, tiles the same
-    normal = [[0.0] * size for _ in range(size)]
-    target = [0.0] * size
-    total_points = 0
-    for _ in range(samples):
-        state = positions[rng.randrange(len(positions))]
-        mover = state.current_player
-        assert mover is not None
-        rack = sorted(rng.sample(sorted(unseen_counts(state, mover).elements())
-                                 + state.racks[mover], 3))
-        trial = state.clone()
-        trial.racks[mover] = rack
-        points = knowledge.greedy_play(trial, mover)[1]
-        total_points += points
-        features = [0.0] * size
-        for t in rack:
-            features[t] += 1.0
-        numbers = [t for t in rack if t != JOKER]
-        features[17] = 1.0 if len(numbers) == 3 and sum(numbers) == TRIO_SUM else 0.0
-        features[18] = float(sum(c - 1 for c in Counter(rack).values()))
-        for i, x in enumerate(features):
-            if x:
-                target[i] += x * points
-                row = normal[i]
-                for j, y in enumerate(features):
-                    row[j] += x * y
-    coef = _solve(normal, target)
-    counts = Counter(TILE_SET)
-    mean = sum(coef[t] * counts[t] for t in range(17)) / sum(counts.values())
-    out = {("joker" if t == JOKER else str(t)): coef[t] - mean for t in range(17)}
-    out["triton"] = coef[17]
-    out["duplicate"] = coef[18]
-    out["turn"] = total_points / samples
-    return out
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """The solution of a small linear system (Gaussian elimination with partial pivoting, and a
-    tiny ridge so that a feature never seen gets 0).
-
-    >>> _solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])
-    [1.0, 0.5]
-    """
-    n = len(vector)
-    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
-    for i in range(n):
-        a[i][i] += 1e-9
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        for r in range(n):
-            if r != col and a[r][col]:
-                factor = a[r][col] / a[col][col]
-                for c in range(col, n + 1):
-                    a[r][c] -= factor * a[col][c]
-    return [round(a[i][n] / a[i][i], 6) for i in range(n)]
 
 
 def leave_points(kept: Sequence[int], unseen: Counter[int]) -> float:

@@ -6,8 +6,8 @@ hurry or hold back the end (deck tempo). The levels:
 
 - novice: plays its whole hand, then buys a random card it can afford (most of the time), and
   answers effects at random; it never throws its hand away;
-- average: :class:`triverse.games.trivinity.bots.TrivinityAveragePlayer`'s priorities (play every
-  card, buy the card worth most to it, do not end the game while behind);
+- average: :class:`~.trivinity_mind.TrivinityMind`'s priorities (play every card, buy the
+  card worth most to it, do not end the game while behind);
 - veteran: the average's play, but every decision of what to buy (and whether to stop buying)
   is searched by determinized Monte Carlo (:mod:`triverse.ai.search`): each candidate is played
   on sampled hands, decks and stacks, the game goes on to its end by the average policy for
@@ -28,8 +28,8 @@ import random
 from typing import Any, ClassVar
 
 from triverse.ai.knowledge import Knowledge
+from triverse.ai.knowledge.trivinity_mind import TrivinityMind
 from triverse.core.game import State
-from triverse.games.trivinity.bots import _Mind
 from triverse.games.trivinity.engine import LINES, PLAY, TrivinityAction, TrivinityState
 
 AnyState = State[Any]
@@ -76,7 +76,7 @@ class TrivinityKnowledge(Knowledge):
 
     def average_move(self, state: AnyState, seat: int, rng: random.Random) -> Any:
         assert isinstance(state, TrivinityState)
-        return _Mind(state, seat, rng).choose()
+        return TrivinityMind(state, seat, rng).choose()
 
     # --- the veteran's search ----------------------------------------------------------------
     def search_here(self, state: AnyState, seat: int) -> bool:
@@ -90,7 +90,7 @@ class TrivinityKnowledge(Knowledge):
     def candidates(self, state: AnyState, seat: int, rng: random.Random, limit: int
                    ) -> list[tuple[Any, float]]:
         assert isinstance(state, TrivinityState)
-        mind = _Mind(state, seat, rng)
+        mind = TrivinityMind(state, seat, rng)
         out: list[tuple[Any, float]] = []
         for action in state.legal_action_list():
             if action.kind == "buy":
@@ -107,7 +107,7 @@ class TrivinityKnowledge(Knowledge):
         assert isinstance(state, TrivinityState)
         seat = state.current_player
         assert seat is not None
-        return _Mind(state, seat, rng).choose()
+        return TrivinityMind(state, seat, rng).choose()
 
     def stop_rollout(self, start: AnyState, state: AnyState, plies: int) -> bool:
         assert isinstance(state, TrivinityState) and isinstance(start, TrivinityState)

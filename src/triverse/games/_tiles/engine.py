@@ -3,11 +3,11 @@
 A game subclasses :class:`TileGame`, :class:`TileState` and :class:`TileObservation` and writes
 only what its rules say differently: how a round opens, what a placement earns beyond the sum of
 its numbers (:meth:`TileState._bonuses`, read from the grid's one detector
-:meth:`~triverse.core.trigrid.Board.specials`), how a round ends and when the game does.
+:meth:`~triverse.games._tiles.trigrid.Board.specials`), how a round ends and when the game does.
 
 Everything else is written here once: the deal, the legal placements, drawing and passing, the
-reasons an action is refused, going out, observations and their tensor, determinization, clones,
-the integer action ids, and explicit setups.
+reasons an action is refused, going out, determinization, clones and the integer action ids. What
+a seat sees is in :mod:`.observation`, explicit setups in :mod:`.setup`.
 """
 
 from __future__ import annotations
@@ -15,185 +15,21 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar
 
-from triverse.core.errors import IllegalActionError, NotationError, RecordError
+from triverse.core.errors import IllegalActionError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
 from triverse.core.rng import derive, fresh_seed
-from triverse.core.trigrid import (
-    ORIGIN,
-    RING_CORNERS,
-    Board,
-    Cell,
-    Specials,
-    Vertex,
-    cell_vertices,
-    edge_neighbours,
-    format_cell,
-    is_up,
-    vertex_cells,
-)
+from triverse.core.schema import Schema
+from triverse.games._tiles.observation import WINDOW_X, WINDOW_Y, TileObservation
+from triverse.games._tiles.setup import load_setup
 from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
-
-WINDOW_X = range(-9, 11)
-"""The board window of the tensor: cells ``(x, y)`` with ``x`` in [-9, 10] ..."""
-WINDOW_Y = range(-5, 6)
-"""... and ``y`` in [-5, 5]."""
-CELL_FEATURES = 5
-WINDOW_SIZE = len(WINDOW_X) * len(WINDOW_Y) * CELL_FEATURES
-COMMON_SETUP_KEYS = ("hands", "pool", "board", "scores", "current", "round", "draws", "passes")
+from triverse.games._tiles.trigrid import ORIGIN, Board, Specials, format_cell
 
 
 def seat_text(seat: int) -> str:
     return f"Seat {seat}"
-
-
-# --- the observation -----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TileObservation(Observation):
-    """What one seat (or a spectator, ``player=None``) sees: enough to continue the game.
-
-    ``board`` lists this round's placements in order; ``hand`` is the seat's own hand (``None``
-    for a spectator). Each game adds its own fields after these.
-    """
-
-    player: int | None
-    num_players: int
-    round: int
-    current_player: int | None
-    board: tuple[Place, ...]
-    hand: tuple[Tile, ...] | None
-    hand_counts: tuple[int, ...]
-    pool_count: int
-    scores: tuple[int, ...]
-    draws_this_turn: int
-    passes_in_row: int
-
-    game_name: ClassVar[str]
-    tileset: ClassVar[TileSet]
-    max_seats: ClassVar[int]
-    """Seats the tensor has room for (the game's most players)."""
-    num_extras: ClassVar[int]
-    """How many numbers :meth:`_tensor_extras` gives."""
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.current_player is None
-
-    @classmethod
-    def tensor_head(cls) -> int:
-        """Where the board window starts in the tensor."""
-        return 2 * len(cls.tileset) + 4 * cls.max_seats + 3 + cls.num_extras
-
-    @classmethod
-    def tensor_length(cls) -> int:
-        return cls.tensor_head() + WINDOW_SIZE
-
-    def _rules_json(self) -> dict[str, Any]:
-        """The game's rules and options, in JSON types (after ``num_players``)."""
-        return {}
-
-    def _extra_json(self) -> dict[str, Any]:
-        """The game's own fields, in JSON types (at the end)."""
-        return {}
-
-    def _tensor_extras(self) -> list[float]:
-        """The game's own numbers for the tensor (``num_extras`` of them)."""
-        return []
-
-    def _score_scale(self) -> float:
-        """What scores are divided by in the tensor."""
-        return 400.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game_name,
-            "player": self.player,
-            "num_players": self.num_players,
-            **self._rules_json(),
-            "round": self.round,
-            "current_player": self.current_player,
-            "board": [
-                {k: list(v) if isinstance(v, tuple) else v for k, v in _board_entry(p)}
-                for p in self.board
-            ],
-            "hand": None if self.hand is None else [str(t) for t in self.hand],
-            "hand_counts": list(self.hand_counts),
-            "pool_count": self.pool_count,
-            "scores": list(self.scores),
-            "draws_this_turn": self.draws_this_turn,
-            "passes_in_row": self.passes_in_row,
-            **self._extra_json(),
-        }
-
-    def to_tensor(self) -> list[float]:
-        """Own hand and board tiles (one-hot over the set's tiles); per seat, counted from the
-        viewer: present, hand count, score, to move; the pool, draws, passes and the game's own
-        numbers; then a window of the board around the origin, five numbers a cell: occupied,
-        open to play, and its three corner values (``(v + 1) / 6``, 0 when untouched)."""
-        n, m, count = self.num_players, self.max_seats, len(self.tileset)
-        head = self.tensor_head()
-        out = [0.0] * head
-        if self.hand is not None:
-            for t in self.hand:
-                out[t.index] = 1.0
-        for p in self.board:
-            out[count + p.tile.index] = 1.0
-        base = 2 * count
-        me = self.player or 0
-        scale = self._score_scale()
-        for k in range(n):
-            seat = (me + k) % n
-            out[base + k] = 1.0
-            out[base + m + k] = self.hand_counts[seat] / 20.0
-            out[base + 2 * m + k] = self.scores[seat] / scale
-            if self.current_player == seat:
-                out[base + 3 * m + k] = 1.0
-        base += 4 * m
-        out[base] = self.pool_count / count
-        out[base + 1] = min(self.draws_this_turn, 10) / 10.0
-        out[base + 2] = self.passes_in_row / m
-        out[base + 3:head] = self._tensor_extras()
-        out.extend(_window(self.board))
-        return out
-
-
-_WINDOW_INDEX: dict[Cell, int] = {
-    (x, y): ((y - WINDOW_Y[0]) * len(WINDOW_X) + x - WINDOW_X[0]) * CELL_FEATURES
-    for y in WINDOW_Y for x in WINDOW_X}
-"""Where each cell of the window starts in the board part of the tensor."""
-
-
-@lru_cache(maxsize=256)
-def _window(placements: tuple[Place, ...]) -> tuple[float, ...]:
-    """The board part of the tensor (cached: every seat's observation shares it)."""
-    out = [0.0] * WINDOW_SIZE
-    index = _WINDOW_INDEX.get
-    cells = {p.cell for p in placements}
-    corners: dict[Vertex, int] = {}
-    for p in placements:
-        for vertex, value in zip(cell_vertices(p.cell), p.values, strict=True):
-            corners.setdefault(vertex, value)
-        if (i := index(p.cell)) is not None:
-            out[i] = 1.0
-        for other in edge_neighbours(p.cell):
-            if other not in cells and (i := index(other)) is not None:
-                out[i + 1] = 1.0
-    for vertex, value in corners.items():
-        for cell, corner in zip(vertex_cells(vertex), RING_CORNERS, strict=True):
-            if (i := index(cell)) is not None:
-                out[i + 2 + corner] = (value + 1) / 6.0
-    return tuple(out)
-
-
-@lru_cache(maxsize=4096)
-def _board_entry(p: Place) -> tuple[tuple[str, Any], ...]:
-    """One placement of the observation's JSON ``board`` (cached: placements recur)."""
-    return (("action", str(p)), ("tile", str(p.tile)), ("cell", p.cell),
-            ("rotation", p.rotation), ("corners", p.values), ("up", is_up(p.cell)))
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -326,7 +162,6 @@ class TileState(State[Action]):
     """One position of a tile game (all its rounds)."""
 
     game: TileGame[Any]
-    extra_setup_keys: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: TileGame[Any], seed: int) -> None:
         super().__init__(game, seed)
@@ -364,7 +199,8 @@ class TileState(State[Action]):
         """Set this game's own fields from an observation (for determinization)."""
 
     def _read_setup(self, setup: Mapping[str, Any], normal: dict[str, Any]) -> None:
-        """Read this game's own setup keys into the state (and ``normal``)."""
+        """Read this game's own setup keys (:meth:`_setup_fields`, checked and converted) into
+        the state (and ``normal``)."""
 
     def seats_in_round(self) -> tuple[int, ...]:
         """The seats dealt into the current round."""
@@ -657,130 +493,20 @@ class TileState(State[Action]):
         out["hands"] = [list(h) for h in self._setup["hands"]]
         return out
 
-    def _setup_number(self, setup: Mapping[str, Any], key: str, low: int, high: int,
-                      default: int) -> int:
-        value = setup.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise RecordError(f"the setup's {key!r} is a whole number from {low} to {high}, "
-                              f"not {value!r}")
-        return value
-
-    def _setup_scores(self, setup: Mapping[str, Any], key: str) -> list[int]:
-        n = self.game.num_players
-        scores = setup[key]
-        if (not isinstance(scores, list) or len(scores) != n
-                or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
-            raise RecordError(f"the setup's {key!r} is a list of {n} whole numbers")
-        return list(scores)
+    def _setup_fields(self) -> dict[str, Schema[Any]]:
+        """This game's own optional setup keys and their shapes (:mod:`.setup`)."""
+        return {}
 
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         """Build a position from an explicit setup (the game's rules document describes it)."""
-        game = self.game
-        tileset = game.tileset
-        n = game.num_players
-        if not isinstance(setup, Mapping):
-            raise RecordError("the setup is a JSON object")
-        keys = COMMON_SETUP_KEYS + self.extra_setup_keys
-        unknown = sorted(set(setup) - set(keys))
-        if unknown:
-            raise RecordError(f"the setup has an unknown key {unknown[0]!r}; it may have: "
-                              f"{', '.join(keys)}")
-        for key in ("hands", "pool"):
-            if key not in setup:
-                raise RecordError(f"the setup has no {key!r}")
-        raw_hands = setup["hands"]
-        if not isinstance(raw_hands, list) or len(raw_hands) != n:
-            raise RecordError(f"the setup's 'hands' is a list of {n} hands, one per seat")
-        where: dict[Tile, str] = {}
+        load_setup(self, setup)
 
-        def read(text: object, place: str) -> Tile:
-            if not isinstance(text, str):
-                raise RecordError(f"setup {place} is {text!r}, not a tile like '1-3-5'")
-            try:
-                found = tileset.tile(text)
-            except NotationError as exc:
-                raise RecordError(f"setup {place}: {exc}") from None
-            if found in where:
-                raise RecordError(f"tile {found} is in the setup twice: {where[found]} and "
-                                  f"{place}")
-            where[found] = place
-            return found
 
-        hands: list[list[Tile]] = []
-        for i, raw in enumerate(raw_hands):
-            if not isinstance(raw, list):
-                raise RecordError(f"setup hands[{i}] is a list of tiles")
-            hands.append([read(text, f"hands[{i}][{j}]") for j, text in enumerate(raw)])
-        raw_pool = setup["pool"]
-        if not isinstance(raw_pool, list):
-            raise RecordError("the setup's 'pool' is a list of tiles, in drawing order")
-        pool = [read(text, f"pool[{j}]") for j, text in enumerate(raw_pool)]
-        raw_board = setup.get("board", [])
-        if not isinstance(raw_board, list):
-            raise RecordError("the setup's 'board' is a list of placements like '5-5-5@0,0/0'")
-        board = Board()
-        placed: list[Place] = []
-        for j, text in enumerate(raw_board):
-            if not isinstance(text, str):
-                raise RecordError(f"setup board[{j}] is {text!r}, not a placement")
-            try:
-                action = tileset.parse_action(text)
-            except NotationError as exc:
-                raise RecordError(f"setup board[{j}]: {exc}") from None
-            if not isinstance(action, Place):
-                raise RecordError(f"setup board[{j}] is {text!r}, not a placement")
-            read(str(action.tile), f"board[{j}]")
-            if j == 0 and action.cell != ORIGIN:
-                raise RecordError(f"setup board[0] {action}: a round's first tile is at 0,0")
-            problem = board.misfit(action.cell, action.values)
-            if problem is not None:
-                raise RecordError(f"setup board[{j}] {action}: {problem}")
-            board.place(action.cell, action.values)
-            placed.append(action)
-        missing = [t for t in tileset.tiles if t not in where]
-        if missing:
-            names = ", ".join(str(t) for t in missing[:8])
-            more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
-            raise RecordError(f"the setup lacks {len(missing)} of the {len(tileset)} tiles "
-                              f"({names}{more}): each must be once in the hands, the pool or "
-                              f"the board")
-        scores = self._setup_scores(setup, "scores") if "scores" in setup else [0] * n
-        self.round = self._setup_number(setup, "round", 1, game.last_round, 1)
-        self.scores = scores
-        self.hands = [dict.fromkeys(h) for h in hands]
-        self.pool = tuple(pool)
-        self.pool_pos = 0
-        self.board = board
-        self.placed = placed
-        normal: dict[str, Any] = {
-            "hands": [[str(t) for t in h] for h in hands],
-            "pool": [str(t) for t in pool],
-        }
-        self._read_setup(setup, normal)
-        seats = self.seats_in_round()
-        if placed:
-            for i in seats:
-                if not hands[i]:
-                    raise RecordError(f"setup hands[{i}] is empty: that seat has gone out, "
-                                      f"which ends the round")
-            self.current = self._setup_number(setup, "current", 0, n - 1, seats[0])
-            if self.current not in seats:
-                raise RecordError(f"the setup's 'current' is seat {self.current}, which is not "
-                                  f"in this round")
-            self.draws = self._setup_number(setup, "draws", 0,
-                                            game.max_draws or len(tileset), 0)
-            self.passes = self._setup_number(setup, "passes", 0, len(seats) - 1, 0)
-            self.opening = ()
-            normal.update(board=[str(p) for p in placed], current=self.current,
-                          draws=self.draws, passes=self.passes)
-        else:
-            for key in ("current", "draws", "passes"):
-                if key in setup:
-                    raise RecordError(f"the setup's {key!r} needs a 'board': with no tile down "
-                                      f"the rules decide who opens")
-            self._open_round()
-        if "scores" in setup:
-            normal["scores"] = list(self.scores)
-        if "round" in setup:
-            normal["round"] = self.round
-        self._setup = normal
+__all__ = [
+    "WINDOW_X",
+    "WINDOW_Y",
+    "TileGame",
+    "TileObservation",
+    "TileState",
+    "seat_text",
+]

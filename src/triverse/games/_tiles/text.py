@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from triverse.core.trigrid import Board, draw, format_cell, is_up
-from triverse.games._tiles.engine import TileObservation
+from triverse.games._tiles.observation import TileObservation
 from triverse.games._tiles.tiles import Action, Draw, Place
+from triverse.games._tiles.trigrid import Board, draw, format_cell, is_up
 
 
 def render(obs: TileObservation, heading: str, status: str | None = None,

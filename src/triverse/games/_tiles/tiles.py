@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from triverse.core.errors import NotationError
-from triverse.core.trigrid import Cell, PlacementIndex, Values, format_cell, rotate
+from triverse.games._tiles.trigrid import Cell, PlacementIndex, Values, format_cell, rotate
 
 _MINT = object()
 """The key that lets a :class:`TileSet`, and nothing else, make tiles."""
@@ -216,7 +216,7 @@ _PLACE = re.compile(r"(?P<tile>[^@]+)@(?P<x>-?[0-9]+),(?P<y>-?[0-9]+)(?:/(?P<r>[
 @dataclass(frozen=True, slots=True)
 class Place:
     """Put ``tile`` on ``cell`` with ``rotation``: corner ``i`` of the cell gets the tile's
-    number ``(i + rotation) mod 3`` (see :mod:`triverse.core.trigrid`). Written
+    number ``(i + rotation) mod 3`` (see :mod:`triverse.games._tiles.trigrid`). Written
     ``1-3-5@2,0/1``."""
 
     tile: Tile

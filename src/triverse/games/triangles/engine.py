@@ -169,6 +169,11 @@ class TrianglesGame(Game["TrianglesState", Line]):
     """
 
     name = "triangles"
+    title = "Triangles"
+    summary = (
+        "Two players draw non-crossing lines between the stars of a random cloud; closing an "
+        "empty triangle scores."
+    )
     min_players = 2
     max_players = 2
     default_players = 2

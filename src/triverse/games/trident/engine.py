@@ -23,239 +23,65 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import permutations
-from typing import Any, ClassVar, Final
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
-from triverse.core.errors import GameOverError, IllegalActionError, NotationError, RecordError
+from triverse.core.errors import GameOverError, IllegalActionError, NotationError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
 from triverse.core.options import OptionSpec
 from triverse.core.rng import derive, fresh_seed
+from triverse.games.trident.action_ids import (
+    NUM_ACTION_IDS,
+    PASS_ID,
+    TIMEOUT_ID,
+    decode,
+    play_or_exchange_id,
+)
 from triverse.games.trident.board import (
-    CELLS,
     CENTRE,
-    EMPTY,
     IS_BIS,
-    NEIGHBOURS,
-    board_problem,
     cell_code,
     compute_anchors,
     compute_cross,
     new_board,
-    opening_square_problem,
-    run_problem,
-    run_squares,
     square_name,
     update_after_play,
 )
+from triverse.games.trident.legality import exchange_problem, play_problem
 from triverse.games.trident.movegen import generate_exchanges, generate_plays
+from triverse.games.trident.observation import TENSOR_SIZE, Preview, TridentObservation
+from triverse.games.trident.rules import (
+    ANNOUNCE_AT,
+    BONUS_NAMES,
+    MAX_PLAYERS,
+    MAX_RACK_POINTS,
+    MAX_TIME_LIMIT,
+    RULES,
+    STALL_ROUNDS,
+    Rules,
+    plural,
+    seat_text,
+)
 from triverse.games.trident.scoring import TRITON_BONUS, ScoreItem, score_play
+from triverse.games.trident.setup import complete_setup, load_setup, position_json
+from triverse.games.trident.text import describe, render
 from triverse.games.trident.tiles import (
-    FULL_COUNTS,
     JOKER,
-    KINDS,
     NUM_TILES,
     PASS,
     RACK_SIZE,
-    SIZE,
     TILE_SET,
     TIMEOUT,
     Action,
     Exchange,
     Pass,
-    Placement,
     Play,
     TimeOut,
     parse_action,
-    parse_placement,
-    parse_tile,
     tile_points,
     tile_text,
 )
-
-MAX_PLAYERS: Final = 4
-STALL_ROUNDS: Final = 3
-"""The game ends, as blocked, after this many rounds of turns in a row without a tile placed."""
-ANNOUNCE_AT: Final = 10
-"""The bag count is announced once this many tiles or fewer are left (seed)."""
-MAX_TIME_LIMIT: Final = 24 * 60 * 60
-MAX_RACK_POINTS: Final = 15 + 14 + 13
-"""The most a rack of three can hold: the lowest a score can fall at the end."""
-
-# Integer action ids (OpenSpiel). A play: its first square (in square order) x its shape (the
-# offsets of its tiles from the first, their direction and the rack slot of each) x the value of
-# its joker (0 without one). Then the exchanges (a non-empty set of rack slots), pass, timeout.
-_SHAPES: Final[tuple[tuple[tuple[int, ...], int, tuple[int, ...]], ...]] = (
-    *(((0,), 0, (slot,)) for slot in range(RACK_SIZE)),
-    *((offsets, d, slots)
-      for d in (0, 1)
-      for offsets in ((0, 1), (0, 2), (0, 1, 2))
-      for slots in permutations(range(RACK_SIZE), len(offsets))),
-)
-_SHAPE_INDEX: Final = {shape: i for i, shape in enumerate(_SHAPES)}
-PLAY_IDS: Final = CELLS * len(_SHAPES) * 16
-EXCHANGE_BASE: Final = PLAY_IDS
-PASS_ID: Final = EXCHANGE_BASE + (1 << RACK_SIZE) - 1
-TIMEOUT_ID: Final = PASS_ID + 1
-NUM_ACTION_IDS: Final = TIMEOUT_ID + 1
-
-# The observation tensor: per square one-hot value (16) and a joker flag; the own rack by kind;
-# per seat counted from the viewer (present, rack count, score, to move); six global numbers.
-_CELL_FEATURES: Final = 17
-_RACK_AT: Final = CELLS * _CELL_FEATURES
-_SEATS_AT: Final = _RACK_AT + len(KINDS)
-_GLOBAL_AT: Final = _SEATS_AT + 4 * MAX_PLAYERS
-TENSOR_SIZE: Final = _GLOBAL_AT + 6
-
-_SETUP_KEYS: Final = ("racks", "bag", "aside", "board", "order", "turn", "scores", "passes",
-                      "idle", "moves")
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """What a rule variant sets."""
-
-    name: str
-    triolet_multipliers: bool
-    """A double or triple multiplies the whole Trio it completes (Triolet rulebook)."""
-    exchange_min: int
-    """Tiles the bag must hold for an exchange."""
-    aside: int
-    """Tiles set aside, unseen, at the start."""
-    bonus_name: str
-    """What the +50 for all three rack tiles is called."""
-
-
-SEED_RULES: Final = Rules("seed", False, 6, 0, "Triton")
-TRIOLET_RULES: Final = Rules("triolet", True, 5, 3, "Triolet")
-RULES: Final = {"seed": SEED_RULES, "triolet": TRIOLET_RULES}
-
-
-def seat_text(seat: int) -> str:
-    return f"Seat {seat}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-# --- the observation -----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TridentObservation(Observation):
-    """What one seat (or a spectator, ``player=None``) sees: the board, its own rack only, how
-    many tiles every rack and the bag hold, the scores and whose turn it is.
-
-    ``board`` is the 225 cells (-1 empty, a value, or 16 + the value of a joker); ``placed`` the
-    occupied squares in the order their tiles went down.
-    """
-
-    player: int | None
-    num_players: int
-    variant: str
-    time_limit: int
-    board: tuple[int, ...]
-    placed: tuple[int, ...]
-    rack: tuple[int, ...] | None
-    rack_counts: tuple[int, ...]
-    bag_count: int
-    aside_count: int
-    scores: tuple[int, ...]
-    order: tuple[int, ...]
-    current_player: int | None
-    consecutive_passes: int
-    idle_turns: int
-    end_reason: str | None
-    move_number: int
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.current_player is None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": "trident",
-            "player": self.player,
-            "num_players": self.num_players,
-            "variant": self.variant,
-            "time_limit": self.time_limit,
-            "board": [
-                {"row": s // SIZE, "col": s % SIZE, "value": self.board[s] & 15,
-                 "joker": self.board[s] >= 16}
-                for s in self.placed
-            ],
-            "rack": None if self.rack is None else [tile_text(t) for t in self.rack],
-            "rack_counts": list(self.rack_counts),
-            "bag_count": self.bag_count,
-            "bag_announced": self.bag_count <= ANNOUNCE_AT,
-            "aside_count": self.aside_count,
-            "scores": list(self.scores),
-            "order": list(self.order),
-            "current_player": self.current_player,
-            "consecutive_passes": self.consecutive_passes,
-            "idle_turns": self.idle_turns,
-            "end_reason": self.end_reason,
-            "move_number": self.move_number,
-        }
-
-    def to_tensor(self) -> list[float]:
-        """Per square: its value one-hot and a joker flag (all 0 when empty); the own rack by
-        kind (count / 3); per seat from the viewer: present, rack count / 3, score / 100, to
-        move; then the bag / 83, the tiles aside / 3, passes and idle turns in a row, the
-        variant and whether turns are timed."""
-        out = [0.0] * TENSOR_SIZE
-        for s in self.placed:
-            code = self.board[s]
-            at = s * _CELL_FEATURES
-            out[at + (code & 15)] = 1.0
-            if code >= 16:
-                out[at + 16] = 1.0
-        if self.rack is not None:
-            for t in self.rack:
-                out[_RACK_AT + t] += 1.0 / RACK_SIZE
-        n = self.num_players
-        me = self.player or 0
-        for k in range(n):
-            seat = (me + k) % n
-            out[_SEATS_AT + k] = 1.0
-            out[_SEATS_AT + MAX_PLAYERS + k] = self.rack_counts[seat] / RACK_SIZE
-            out[_SEATS_AT + 2 * MAX_PLAYERS + k] = self.scores[seat] / 100.0
-            if self.current_player == seat:
-                out[_SEATS_AT + 3 * MAX_PLAYERS + k] = 1.0
-        out[_GLOBAL_AT] = self.bag_count / NUM_TILES
-        out[_GLOBAL_AT + 1] = self.aside_count / RACK_SIZE
-        out[_GLOBAL_AT + 2] = self.consecutive_passes / MAX_PLAYERS
-        out[_GLOBAL_AT + 3] = self.idle_turns / (STALL_ROUNDS * MAX_PLAYERS)
-        out[_GLOBAL_AT + 4] = 1.0 if self.variant == "triolet" else 0.0
-        out[_GLOBAL_AT + 5] = 1.0 if self.time_limit else 0.0
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Preview:
-    """What a tentative play would score, line by line, or why it is illegal."""
-
-    play: str
-    reason: str | None
-    points: int
-    items: tuple[ScoreItem, ...]
-    bis: bool
-    """It covers a BIS square: the player would play again."""
-
-    @property
-    def legal(self) -> bool:
-        return self.reason is None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "play": self.play,
-            "legal": self.legal,
-            "reason": self.reason,
-            "points": self.points,
-            "items": [item.to_json() for item in self.items],
-            "bis": self.bis,
-        }
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -263,6 +89,10 @@ class TridentGame(Game["TridentState", Action]):
     """Trident for 2-4 players: number tiles laid crossword style, lines of three total 15."""
 
     name: ClassVar[str] = "trident"
+    title: ClassVar[str] = "Trident"
+    summary: ClassVar[str] = (
+        "Number tiles 0-15 laid crossword style: every line of three must total exactly 15."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2
@@ -382,15 +212,11 @@ class TridentGame(Game["TridentState", Action]):
 
     # --- text -------------------------------------------------------------------------------------
     def render_text(self, observation: Observation) -> str:
-        from triverse.games.trident.text import render
-
         if not isinstance(observation, TridentObservation):
             raise TypeError(f"not a Trident observation: {observation!r}")
         return render(observation)
 
     def describe_action(self, action: Action) -> str:
-        from triverse.games.trident.text import describe
-
         return describe(action)
 
 
@@ -475,9 +301,9 @@ class TridentState(State[Action]):
             return "the game is over"
         seat = self.order[self.turn]
         if isinstance(action, Play):
-            return self._play_problem(seat, action)
+            return play_problem(self.board, self.placed, self.racks[seat], action)
         if isinstance(action, Exchange):
-            return self._exchange_problem(seat, action)
+            return exchange_problem(self.rules, len(self.bag), self.racks[seat], action)
         if isinstance(action, Pass):
             return None
         if isinstance(action, TimeOut):
@@ -486,93 +312,6 @@ class TridentState(State[Action]):
                         "recorded by the server, never chosen)")
             return None
         return f"not a Trident action: {action!r}"
-
-    def _rack_problem(self, seat: int, kinds: Sequence[int]) -> str | None:
-        have = Counter(self.racks[seat])
-        for kind, need in sorted(Counter(kinds).items()):
-            if need > have[kind]:
-                shown = " ".join(tile_text(t) for t in self.racks[seat])
-                what = "a joker" if kind == JOKER else f"a {kind}"
-                if have[kind]:
-                    what = f"{need} {'jokers' if kind == JOKER else f'{kind}s'}"
-                return f"you do not have {what} on your rack ({shown})"
-        return None
-
-    def _play_problem(self, seat: int, play: Play) -> str | None:
-        tiles = play.tiles
-        if not isinstance(tiles, tuple) or not 1 <= len(tiles) <= RACK_SIZE:
-            return f"a play places 1, 2 or 3 tiles, not {len(tiles)}"
-        for p in tiles:
-            if not isinstance(p, Placement):
-                return f"not a tile placement: {p!r}"
-            if not (0 <= p.row < SIZE and 0 <= p.col < SIZE):
-                return f"square {p.row}:{p.col} is off the board (rows and columns 0 to 14)"
-            if not 0 <= p.value <= 15:
-                return f"a tile's value is 0 to 15, not {p.value}"
-        squares = [p.row * SIZE + p.col for p in tiles]
-        if len(set(squares)) != len(squares):
-            return "a square is named twice"
-        for p, s in zip(tiles, squares, strict=True):
-            if self.board[s] != EMPTY:
-                held = self.board[s]
-                shown = f"a joker as {held & 15}" if held >= 16 else f"a {held}"
-                return f"square {p.row}:{p.col} already holds {shown}"
-        problem = self._rack_problem(seat, play.kinds)
-        if problem is not None:
-            return problem
-        if sum(p.joker for p in tiles) > 1:
-            return "never two jokers in one turn"
-        rows = {p.row for p in tiles}
-        cols = {p.col for p in tiles}
-        if len(rows) > 1 and len(cols) > 1:
-            return "the tiles of a play go in one row or one column (nothing diagonal)"
-        if len(tiles) > 1:
-            step = 1 if len(rows) == 1 else SIZE
-            lo, hi = min(squares), max(squares)
-            for s in range(lo, hi + 1, step):
-                if s not in squares and self.board[s] == EMPTY:
-                    return (f"the tiles must touch, or be joined by tiles already down: "
-                            f"{square_name(s)} between them is empty")
-        if not self.placed:
-            if CENTRE not in squares:
-                return "the first play covers the centre star (7:7)"
-        elif not any(self.board[n] != EMPTY for s in squares for n in NEIGHBOURS[s]):
-            return "a play must touch a tile already on the board"
-        overlay = list(self.board)
-        for p, s in zip(tiles, squares, strict=True):
-            overlay[s] = cell_code(p.value, p.joker)
-        checked: set[tuple[int, int]] = set()
-        for s in squares:
-            for d in (0, 1):
-                run = run_squares(overlay, s, d)
-                if len(run) < 2 or (d, run[0]) in checked:
-                    continue
-                checked.add((d, run[0]))
-                problem = run_problem([overlay[x] & 15 for x in run])
-                if problem is not None:
-                    where = "across" if d == 0 else "down"
-                    return f"{problem} ({where} from {square_name(run[0])})"
-        if len(self.placed) < 9:
-            problem = opening_square_problem(self.placed, squares)
-            if problem is not None:
-                return problem
-        return None
-
-    def _exchange_problem(self, seat: int, action: Exchange) -> str | None:
-        tiles = action.tiles
-        if not isinstance(tiles, tuple) or not 1 <= len(tiles) <= RACK_SIZE:
-            return f"an exchange returns 1, 2 or 3 tiles, not {len(tiles)}"
-        if any(not isinstance(t, int) or not 0 <= t <= JOKER for t in tiles):
-            return f"not tiles: {tiles!r}"
-        problem = self._rack_problem(seat, tiles)
-        if problem is not None:
-            return problem
-        need = self.rules.exchange_min
-        if len(self.bag) < need:
-            rule = ("more than five" if self.rules.name == "seed" else "at least five")
-            return (f"exchanges are allowed only while {rule} tiles are in the bag; it holds "
-                    f"{len(self.bag)}")
-        return None
 
     # --- a preview of a play ----------------------------------------------------------------------
     def preview(self, play: Play | str) -> Preview:
@@ -595,8 +334,7 @@ class TridentState(State[Action]):
                        any(IS_BIS[s] for s in play.squares))
 
     def _score_items(self, play: Play) -> list[ScoreItem]:
-        return score_play(self.board, play.tiles, self.rules.triolet_multipliers,
-                          (SEED_RULES.bonus_name, TRIOLET_RULES.bonus_name))
+        return score_play(self.board, play.tiles, self.rules.triolet_multipliers, BONUS_NAMES)
 
     # --- applying actions ------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:
@@ -632,7 +370,7 @@ class TridentState(State[Action]):
         return drawn
 
     def _draw_event(self, seat: int, drawn: list[int]) -> Event:
-        return Event("draw", seat, 0, f"Draws {_plural(len(drawn), 'tile')}",
+        return Event("draw", seat, 0, f"Draws {plural(len(drawn), 'tile')}",
                      {"count": len(drawn), "bag": len(self.bag)},
                      {"tiles": [tile_text(t) for t in drawn]})
 
@@ -659,7 +397,7 @@ class TridentState(State[Action]):
         if drawn:
             events.append(self._draw_event(seat, drawn))
             if len(self.bag) <= ANNOUNCE_AT:
-                events.append(Event("bag", None, 0, f"{_plural(len(self.bag), 'tile')} left in "
+                events.append(Event("bag", None, 0, f"{plural(len(self.bag), 'tile')} left in "
                                     f"the bag", {"count": len(self.bag)}))
         self.passes = 0
         self.idle = 0
@@ -680,7 +418,7 @@ class TridentState(State[Action]):
         derive(self.seed, "exchange", self.move_number).shuffle(self.bag)
         drawn = self._draw(seat, len(action.tiles))
         events = [
-            Event("exchange", seat, 0, f"Exchanges {_plural(len(action.tiles), 'tile')}",
+            Event("exchange", seat, 0, f"Exchanges {plural(len(action.tiles), 'tile')}",
                   {"count": len(action.tiles)},
                   {"returned": [tile_text(t) for t in action.tiles]}),
             self._draw_event(seat, drawn),
@@ -784,47 +522,14 @@ class TridentState(State[Action]):
         """A play: ``(first square * 39 + shape) * 16 + joker value``, the shape naming the
         tiles' offsets from the first square, their direction and the rack slot each comes
         from (equal tiles: the lowest slots); an exchange: ``140400 + slot set - 1``; pass
-        140407; timeout 140408."""
+        140407; timeout 140408 (:mod:`~triverse.games.trident.action_ids`)."""
         if isinstance(action, Pass):
             return PASS_ID
         if isinstance(action, TimeOut):
             return TIMEOUT_ID
         if self.over:
             raise IllegalActionError(f"{action}: the game is over")
-        rack = self.racks[self.order[self.turn]]
-        if isinstance(action, Exchange):
-            slots = self._slots(rack, action.tiles, action)
-            return EXCHANGE_BASE + sum(1 << i for i in slots) - 1
-        if not isinstance(action, Play) or not 1 <= len(action.tiles) <= RACK_SIZE:
-            raise IllegalActionError(f"no action id for {action!r}")
-        tiles = sorted(action.tiles)
-        first = tiles[0]
-        offsets: tuple[int, ...]
-        if len(tiles) == 1:
-            direction, offsets = 0, (0,)
-        elif all(p.row == first.row for p in tiles):
-            direction, offsets = 0, tuple(p.col - first.col for p in tiles)
-        elif all(p.col == first.col for p in tiles):
-            direction, offsets = 1, tuple(p.row - first.row for p in tiles)
-        else:
-            raise IllegalActionError(f"{action}: no action id for tiles off one line")
-        slots = self._slots(rack, [p.kind for p in tiles], action)
-        shape = _SHAPE_INDEX.get((offsets, direction, slots))
-        if shape is None or not (0 <= first.row < SIZE and 0 <= first.col < SIZE):
-            raise IllegalActionError(f"{action}: no action id for tiles spread like that")
-        joker = next((p.value for p in tiles if p.joker), 0)
-        return ((first.row * SIZE + first.col) * len(_SHAPES) + shape) * 16 + joker
-
-    @staticmethod
-    def _slots(rack: Sequence[int], kinds: Sequence[int], action: Action) -> tuple[int, ...]:
-        used: list[int] = []
-        for kind in kinds:
-            slot = next((i for i, t in enumerate(rack) if t == kind and i not in used), None)
-            if slot is None:
-                raise IllegalActionError(f"{action}: no {tile_text(kind)} on the rack for an "
-                                         f"action id")
-            used.append(slot)
-        return tuple(used)
+        return play_or_exchange_id(self.racks[self.order[self.turn]], action)
 
     def decode_action(self, action_id: int) -> Action:
         if action_id == PASS_ID:
@@ -835,38 +540,10 @@ class TridentState(State[Action]):
             raise IllegalActionError(f"no Trident action has id {action_id}")
         if self.over:
             raise IllegalActionError(f"action id {action_id}: the game is over")
-        rack = self.racks[self.order[self.turn]]
-        if action_id >= EXCHANGE_BASE:
-            mask = action_id - EXCHANGE_BASE + 1
-            chosen = [i for i in range(RACK_SIZE) if mask >> i & 1]
-            if max(chosen) >= len(rack):
-                raise IllegalActionError(f"action id {action_id} exchanges rack slot "
-                                         f"{max(chosen)}; the rack holds {len(rack)} tiles")
-            return Exchange.of(rack[i] for i in chosen)
-        rest, joker_value = divmod(action_id, 16)
-        first, shape = divmod(rest, len(_SHAPES))
-        offsets, direction, slots = _SHAPES[shape]
-        row0, col0 = divmod(first, SIZE)
-        if max(slots) >= len(rack):
-            raise IllegalActionError(f"action id {action_id} uses rack slot {max(slots)}; the "
-                                     f"rack holds {len(rack)} tiles")
-        kinds = [rack[i] for i in slots]
-        jokers = kinds.count(JOKER)
-        if jokers > 1 or (jokers == 0 and joker_value):
-            raise IllegalActionError(f"action id {action_id} is not the id of any action here")
-        tiles = []
-        for offset, kind in zip(offsets, kinds, strict=True):
-            row = row0 + offset * direction
-            col = col0 + offset * (1 - direction)
-            if row >= SIZE or col >= SIZE:
-                raise IllegalActionError(f"action id {action_id} places a tile off the board")
-            if kind == JOKER:
-                tiles.append(Placement(row, col, joker_value, True))
-            else:
-                tiles.append(Placement(row, col, kind, False))
-        return Play(tuple(sorted(tiles)))
+        return decode(self.racks[self.order[self.turn]], action_id)
 
     # --- setups -----------------------------------------------------------------------------------
+
     def setup(self) -> dict[str, Any] | None:
         if self._setup is None:
             return None
@@ -874,175 +551,22 @@ class TridentState(State[Action]):
                 for key, value in self._setup.items()} | {
                     "racks": [list(r) for r in self._setup["racks"]]}
 
+
     def _position_json(self) -> dict[str, Any]:
         """This position as a setup (used for determinizations)."""
-        out: dict[str, Any] = {
-            "racks": [[_json_tile(t) for t in rack] for rack in self.racks],
-            "bag": [_json_tile(t) for t in reversed(self.bag)],
-            "board": [f"{square_name(s)}={'*' if self.board[s] >= 16 else ''}"
-                      f"{self.board[s] & 15}" for s in self.placed],
-            "order": list(self.order),
-            "turn": self.turn,
-            "scores": list(self.scores),
-            "passes": self.passes,
-            "idle": self.idle,
-            "moves": self.moves_before,
-        }
-        if self.rules.aside:
-            out["aside"] = [_json_tile(t) for t in self.aside]
-        return out
+        return position_json(self)
 
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         """Build the position of an explicit setup; see ``docs/rules/trident.md``."""
-        game = self.game
-        n = game.num_players
-        if not isinstance(setup, Mapping):
-            raise RecordError("the setup is a JSON object")
-        unknown = sorted(set(setup) - set(_SETUP_KEYS))
-        if unknown:
-            raise RecordError(f"the setup has an unknown key {unknown[0]!r}; it may have: "
-                              f"{', '.join(_SETUP_KEYS)}")
-        for key in ("racks", "bag"):
-            if key not in setup:
-                raise RecordError(f"the setup has no {key!r}")
-
-        def tiles_of(raw: object, where: str) -> list[int]:
-            if not isinstance(raw, list):
-                raise RecordError(f"the setup's {where} is a list of tiles (0 to 15, or '*')")
-            out = []
-            for i, text in enumerate(raw):
-                try:
-                    out.append(parse_tile(text))
-                except NotationError:
-                    raise RecordError(f"setup {where}[{i}] is {text!r}, not a tile (0 to 15, "
-                                      f"or '*' for a joker)") from None
-            return out
-
-        raw_racks = setup["racks"]
-        if not isinstance(raw_racks, list) or len(raw_racks) != n:
-            raise RecordError(f"the setup's 'racks' is a list of {n} racks, one per seat")
-        racks = [tiles_of(raw, f"racks[{i}]") for i, raw in enumerate(raw_racks)]
-        for i, rack in enumerate(racks):
-            if not 1 <= len(rack) <= RACK_SIZE:
-                raise RecordError(f"setup racks[{i}] holds {len(rack)} tiles; a rack holds 1 "
-                                  f"to 3")
-        bag = tiles_of(setup["bag"], "bag")
-        aside = tiles_of(setup.get("aside", []), "aside")
-        if len(aside) != self.rules.aside:
-            raise RecordError(f"the {self.rules.name} rules set {self.rules.aside} tiles aside; "
-                              f"the setup's 'aside' has {len(aside)}")
-        raw_board = setup.get("board", [])
-        if not isinstance(raw_board, list):
-            raise RecordError("the setup's 'board' is a list of tiles like '7:7=5' or '7:8=*3'")
-        board = new_board()
-        placed: list[int] = []
-        for i, text in enumerate(raw_board):
-            if not isinstance(text, str):
-                raise RecordError(f"setup board[{i}] is {text!r}, not a tile like '7:7=5'")
-            try:
-                p = parse_placement(text)
-            except NotationError as exc:
-                raise RecordError(f"setup board[{i}]: {exc}") from None
-            if board[p.square] != EMPTY:
-                raise RecordError(f"setup board[{i}]: square {p.row}:{p.col} is named twice")
-            board[p.square] = cell_code(p.value, p.joker)
-            placed.append(p.square)
-        problem = board_problem(board)
-        if problem is not None:
-            raise RecordError(f"the setup's board breaks the rules: {problem}")
-        counts = Counter(bag) + Counter(aside)
-        for rack in racks:
-            counts.update(rack)
-        counts.update(JOKER if board[s] >= 16 else board[s] for s in placed)
-        for kind in KINDS:
-            if counts[kind] != FULL_COUNTS[kind]:
-                have = counts[kind]
-                name = (_plural(have, "joker") if kind == JOKER
-                        else f"{_plural(have, 'tile')} of value {kind}")
-                raise RecordError(f"the setup has {name} (racks, bag, aside and board "
-                                  f"together); Trident has {FULL_COUNTS[kind]}")
-
-        def number(key: str, low: int, high: int) -> int:
-            value = setup.get(key, 0)
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise RecordError(f"the setup's {key!r} is a whole number from {low} to {high}, "
-                                  f"not {value!r}")
-            return value
-
-        order = setup.get("order", list(range(n)))
-        if not isinstance(order, list) or sorted(order) != list(range(n)) or any(
-                isinstance(s, bool) for s in order):
-            raise RecordError(f"the setup's 'order' lists the seats 0 to {n - 1}, each once, in "
-                              f"their order of play")
-        scores = setup.get("scores", [0] * n)
-        if (not isinstance(scores, list) or len(scores) != n
-                or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
-            raise RecordError(f"the setup's 'scores' is a list of {n} whole numbers")
-        self.turn = number("turn", 0, n - 1)
-        self.passes = number("passes", 0, n - 1)
-        self.idle = number("idle", 0, game.stall_limit - 1)
-        self.moves_before = number("moves", 0, 1_000_000)
-        self.racks = [sorted(r) for r in racks]
-        self.bag = bag[::-1]
-        self.aside = sorted(aside)
-        self.board = board
-        self.placed = placed
-        self.cross = compute_cross(board)
-        self.anchors = compute_anchors(board)
-        self.order = tuple(order)
-        self.scores = list(scores)
-        normal: dict[str, Any] = {
-            "racks": [[_json_tile(t) for t in rack] for rack in racks],
-            "bag": [_json_tile(t) for t in bag],
-        }
-        if aside:
-            normal["aside"] = [_json_tile(t) for t in aside]
-        for key in ("board", "order", "turn", "scores", "passes", "idle", "moves"):
-            if key in setup:
-                value = setup[key]
-                normal[key] = list(value) if isinstance(value, list) else value
-        self._setup = normal
-
-
-def _json_tile(t: int) -> int | str:
-    """A tile in JSON: its number, or ``"*"`` for a joker."""
-    return "*" if t == JOKER else t
-
-
-def complete_setup(partial: Mapping[str, Any], variant: str = "seed") -> dict[str, Any]:
-    """A setup with the tiles it does not name put in the bag, in tile order (drawn in that
-    order, after any ``bag`` given), and for the ``triolet`` variant the first three of them
-    set aside when ``aside`` is not given.
-
-    Handy for tests and rulebook positions: name the racks (and the board).
-
-    >>> setup = complete_setup({"racks": [[15, "*"], [14]], "board": ["7:7=5"]})
-    >>> len(setup["bag"]), setup["bag"][:4], setup["bag"][-1]
-    (79, [0, 0, 0, 0], '*')
-    """
-    named: Counter[int] = Counter()
-    for rack in partial.get("racks", []):
-        named.update(parse_tile(t) for t in rack)
-    named.update(parse_tile(t) for t in partial.get("bag", []))
-    named.update(parse_tile(t) for t in partial.get("aside", []))
-    for text in partial.get("board", []):
-        p = parse_placement(text)
-        named[p.kind] += 1
-    rest: list[int] = []
-    for kind in KINDS:
-        rest.extend([kind] * max(0, FULL_COUNTS[kind] - named[kind]))
-    out = dict(partial)
-    if RULES[variant].aside and "aside" not in partial:
-        out["aside"] = [_json_tile(t) for t in rest[:RULES[variant].aside]]
-        rest = rest[RULES[variant].aside:]
-    out["bag"] = list(partial.get("bag", [])) + [_json_tile(t) for t in rest]
-    return out
+        load_setup(self, setup)
 
 
 __all__ = [
     "MAX_PLAYERS",
     "NUM_ACTION_IDS",
+    "RULES",
     "Preview",
+    "Rules",
     "TridentGame",
     "TridentObservation",
     "TridentState",

@@ -146,9 +146,20 @@ def generate_plays(board: Sequence[int], cross: Sequence[int], anchors: set[int]
     """
     out: list[Play] = []
     sorted_anchors = sorted(anchors)
-    kinds = sorted(set(rack))
-    # One tile: both lines through the anchor are cross lines.
-    for a in sorted_anchors:
+    _singles(cross, sorted_anchors, sorted(set(rack)), out)
+    if len(rack) >= 2:
+        plan = _RackPlan(rack)
+        for d, first, length in _windows(sorted_anchors, board, cross):
+            _window_plays(plan, board, cross, d, first, length, out)
+    if len(placed) < 9:
+        out = [p for p in out if opening_square_problem(placed, p.squares) is None]
+    return out
+
+
+def _singles(cross: Sequence[int], anchors: Sequence[int], kinds: Sequence[int],
+             out: list[Play]) -> None:
+    """One tile on an anchor: both lines through it are cross lines."""
+    for a in anchors:
         allowed = cross[a] & cross[CELLS + a]
         if not allowed:
             continue
@@ -158,30 +169,30 @@ def generate_plays(board: Sequence[int], cross: Sequence[int], anchors: set[int]
                 out.extend(Play((Placement(r, c, x, True),)) for x in mask_values(allowed))
             elif allowed >> t & 1:
                 out.append(Play((Placement(r, c, t, False),)))
-    if len(rack) >= 2:
-        plan = _RackPlan(rack)
-        for d, first, length in _windows(sorted_anchors, board, cross):
-            step = 1 if d == 0 else SIZE
-            other = CELLS * (1 - d)
-            if length == 2:
-                _pairs(plan, first, first + step, cross[other + first],
-                       cross[other + first + step], TRIO_SUM, True, out)
-                continue
-            s0, s1, s2 = first, first + step, first + 2 * step
-            b0, b1, b2 = board[s0], board[s1], board[s2]
-            if b0 == EMPTY and b1 == EMPTY and b2 == EMPTY:
-                _triples(plan, (s0, s1, s2), (cross[other + s0], cross[other + s1],
-                                              cross[other + s2]), out)
-                continue
-            if (b0 != EMPTY) + (b1 != EMPTY) + (b2 != EMPTY) != 1:
-                continue
-            fixed = (b0 & 15) if b0 != EMPTY else (b1 & 15) if b1 != EMPTY else (b2 & 15)
-            e0, e1 = (s1, s2) if b0 != EMPTY else (s0, s2) if b1 != EMPTY else (s0, s1)
-            _pairs(plan, e0, e1, cross[other + e0], cross[other + e1], TRIO_SUM - fixed,
-                   False, out)
-    if len(placed) < 9:
-        out = [p for p in out if opening_square_problem(placed, p.squares) is None]
-    return out
+
+
+def _window_plays(plan: _RackPlan, board: Sequence[int], cross: Sequence[int], d: int,
+                  first: int, length: int, out: list[Play]) -> None:
+    """Two or three tiles in the window of ``length`` squares from ``first`` in direction
+    ``d``: a pair in two empty squares, a Trio in three, or two new tiles completing a Trio
+    with the one tile already in the window."""
+    step = 1 if d == 0 else SIZE
+    other = CELLS * (1 - d)
+    if length == 2:
+        _pairs(plan, first, first + step, cross[other + first], cross[other + first + step],
+               TRIO_SUM, True, out)
+        return
+    s0, s1, s2 = first, first + step, first + 2 * step
+    b0, b1, b2 = board[s0], board[s1], board[s2]
+    if b0 == EMPTY and b1 == EMPTY and b2 == EMPTY:
+        _triples(plan, (s0, s1, s2), (cross[other + s0], cross[other + s1],
+                                      cross[other + s2]), out)
+        return
+    if (b0 != EMPTY) + (b1 != EMPTY) + (b2 != EMPTY) != 1:
+        return
+    fixed = (b0 & 15) if b0 != EMPTY else (b1 & 15) if b1 != EMPTY else (b2 & 15)
+    e0, e1 = (s1, s2) if b0 != EMPTY else (s0, s2) if b1 != EMPTY else (s0, s1)
+    _pairs(plan, e0, e1, cross[other + e0], cross[other + e1], TRIO_SUM - fixed, False, out)
 
 
 def _pairs(plan: _RackPlan, s0: int, s1: int, m0: int, m1: int, room: int, at_most: bool,

@@ -174,21 +174,41 @@ def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
     overlay, found = play_lines(board, tiles)
     lines = [_Line(d, squares, codes, {}) for d, squares, codes in found]
     if not lines:
-        (p,) = tiles
-        s = p.row * SIZE + p.col
-        m = MULTIPLIER[s]
-        value = 0 if p.joker else p.value
-        shown = f"*{p.value}" if p.joker else str(p.value)
-        label = f"Tile {shown}" + (f"×{m}" if m > 1 else "") + f" = {value * m}"
-        if p.joker:
-            label += " (a joker scores nothing)"
-        return [ScoreItem("tile", value * m, label, (s,), m, s if m > 1 else None)]
+        return [_lone_tile(tiles)]
     if any(len(line.squares) > 3 for line in lines):
         raise ValueError("score_play is for legal plays: this one makes four in a line")
     triton = len(tiles) == 3
     main = next((i for i, line in enumerate(lines) if all(q in overlay for q in line.squares)),
                 None) if triton else None
-    # Each new tile on a double or triple square multiplies in one of its lines only.
+    _assign_multipliers(lines, tiles, triolet, main)
+    items = [_line_item(line, triolet, i == main) for i, line in enumerate(lines)]
+    if triton:
+        name = names[1] if triolet else names[0]
+        if any(p.joker for p in tiles):
+            items.append(ScoreItem("triton", 0, f"{name} with a joker: no +50 bonus"))
+        else:
+            items.append(ScoreItem("triton", TRITON_BONUS, f"{name}: all three rack tiles "
+                                   f"in one play +{TRITON_BONUS}"))
+    return items
+
+
+def _lone_tile(tiles: Sequence[Placement]) -> ScoreItem:
+    """The score of a play of one tile that touches no other (the opening on the star)."""
+    (p,) = tiles
+    s = p.row * SIZE + p.col
+    m = MULTIPLIER[s]
+    value = 0 if p.joker else p.value
+    shown = f"*{p.value}" if p.joker else str(p.value)
+    label = f"Tile {shown}" + (f"×{m}" if m > 1 else "") + f" = {value * m}"
+    if p.joker:
+        label += " (a joker scores nothing)"
+    return ScoreItem("tile", value * m, label, (s,), m, s if m > 1 else None)
+
+
+def _assign_multipliers(lines: list[_Line], tiles: Sequence[Placement], triolet: bool,
+                        main: int | None) -> None:
+    """Each new tile on a double or triple square multiplies in one of its lines only: the one
+    it adds the most to (``main``: the index of a Triton's own line)."""
     for p in tiles:
         s = p.row * SIZE + p.col
         m = MULTIPLIER[s]
@@ -199,32 +219,24 @@ def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
         for i, line in enumerate(lines):
             if s not in line.squares:
                 continue
-            is_main = triton and i == main
-            before = _line_points(line, line.assigned, triolet, is_main)
-            after = _line_points(line, {**line.assigned, s: m}, triolet, is_main)
+            before = _line_points(line, line.assigned, triolet, i == main)
+            after = _line_points(line, {**line.assigned, s: m}, triolet, i == main)
             if after - before > best_gain:
                 best_gain, best_index = after - before, i
         if best_index is not None:
             lines[best_index].assigned[s] = m
-    items: list[ScoreItem] = []
-    for i, line in enumerate(lines):
-        is_main = triton and i == main
-        points = _line_points(line, line.assigned, triolet, is_main)
-        mult = 1
-        premium = None
-        for s, m in line.assigned.items():
-            mult *= m
-            premium = s
-        kind = "pair" if len(line.squares) == 2 else "trio"
-        items.append(ScoreItem(
-            kind, points, _label(line, points, triolet, is_main), tuple(line.squares), mult,
-            premium, {"direction": "across" if line.direction == ACROSS else "down",
-                      "from": square_name(line.squares[0])}))
-    if triton:
-        name = names[1] if triolet else names[0]
-        if any(p.joker for p in tiles):
-            items.append(ScoreItem("triton", 0, f"{name} with a joker: no +50 bonus"))
-        else:
-            items.append(ScoreItem("triton", TRITON_BONUS, f"{name}: all three rack tiles "
-                                   f"in one play +{TRITON_BONUS}"))
-    return items
+
+
+def _line_item(line: _Line, triolet: bool, is_main: bool) -> ScoreItem:
+    """The score item of one line of a play, its multipliers assigned."""
+    points = _line_points(line, line.assigned, triolet, is_main)
+    mult = 1
+    premium = None
+    for s, m in line.assigned.items():
+        mult *= m
+        premium = s
+    kind = "pair" if len(line.squares) == 2 else "trio"
+    return ScoreItem(
+        kind, points, _label(line, points, triolet, is_main), tuple(line.squares), mult,
+        premium, {"direction": "across" if line.direction == ACROSS else "down",
+                  "from": square_name(line.squares[0])})

@@ -24,7 +24,7 @@ from triverse.games.trident.tiles import (
 )
 
 if TYPE_CHECKING:
-    from triverse.games.trident.engine import TridentObservation
+    from triverse.games.trident.observation import TridentObservation
 
 LEGEND = ("x2 double, x3 triple (the tile on it, or a Trio), B BIS (play again), "
           "++ the centre star (a double); *7 is a joker standing for 7")

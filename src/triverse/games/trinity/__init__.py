@@ -4,9 +4,9 @@
 - :mod:`.engine`: :class:`TrinityGame` and :class:`TrinityState`, the rules, and saving.
 - :mod:`.text`: the terminal picture of a position.
 
-What Trinity shares with Tri-ominoes is written once: the grid (:mod:`triverse.core.trigrid`,
-whose one detector finds hexagons, spans and two-side plays) and the tile-game engine
-(:mod:`triverse.games._tiles`).
+What Trinity shares with Tri-ominoes is written once: the grid
+(:mod:`triverse.games._tiles.trigrid`, whose one detector finds hexagons, spans and two-side
+plays) and the tile-game engine (:mod:`triverse.games._tiles`).
 """
 
 from triverse.games.trinity.engine import (

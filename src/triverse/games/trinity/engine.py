@@ -30,14 +30,16 @@ from typing import Any, ClassVar, Final
 from triverse.core.errors import RecordError, TriverseError
 from triverse.core.events import Event
 from triverse.core.options import OptionSpec
-from triverse.core.trigrid import ORIGIN, Specials
+from triverse.core.schema import Boolean, Integer, ListOf, Schema
 from triverse.games._tiles.engine import (
     TileGame,
     TileObservation,
     TileState,
     seat_text,
 )
+from triverse.games._tiles.setup import scores_schema
 from triverse.games._tiles.tiles import Place, TileSet
+from triverse.games._tiles.trigrid import ORIGIN, Specials
 from triverse.games.trinity.tiles import TILES, TILESET
 
 MAX_PLAYERS: Final = 4
@@ -121,6 +123,11 @@ class TrinityGame(TileGame["TrinityState"]):
     """Trinity for 2-4 players: 76 chiral triangles, Hexagons, Spans and Slides, 1-3 rounds."""
 
     name = "trinity"
+    title = "Trinity"
+    summary = (
+        "Triangle tiles numbered 0-5, 76 of them: match corners, score Hexagons, Spans and "
+        "Slides over up to three rounds."
+    )
     min_players = 2
     max_players = MAX_PLAYERS
     option_specs = (
@@ -195,7 +202,6 @@ class TrinityState(TileState):
     """One position of a game of Trinity (all its rounds, tiebreakers included)."""
 
     game: TrinityGame
-    extra_setup_keys: ClassVar[tuple[str, ...]] = ("active", "baseline", "span")
 
     def __init__(self, game: TrinityGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -357,38 +363,42 @@ class TrinityState(TileState):
         self.baseline = observation.baseline
         self.span_played = observation.span_played
 
+    def _setup_fields(self) -> dict[str, Schema[Any]]:
+        n = self.game.num_players
+        return {
+            "active": ListOf(Integer(minimum=0, maximum=n - 1, what=f"a seat 0-{n - 1}"),
+                             min_length=2, unique=True,
+                             what=f"two or more seats 0-{n - 1}, in order"),
+            "baseline": scores_schema(n),
+            "span": Boolean(),
+        }
+
     def _read_setup(self, setup: Mapping[str, Any], normal: dict[str, Any]) -> None:
         """``span``: whether a Span has been played; in a tiebreaker round (``round`` above
         ``rounds``), ``active``, the seats playing it, and ``baseline``, the scores it started
         from."""
-        n = self.game.num_players
-        span = setup.get("span", False)
-        if not isinstance(span, bool):
-            raise RecordError(f"the setup's 'span' is true or false, not {span!r}")
-        self.span_played = span
+        self.span_played = setup.get("span", False)
         if "span" in setup:
-            normal["span"] = span
+            normal["span"] = self.span_played
         if not self.tiebreaker:
             for key in ("active", "baseline"):
                 if key in setup:
-                    raise RecordError(f"the setup's {key!r} is for a tiebreaker round: its "
-                                      f"'round' is above {self.game.rounds}")
+                    raise RecordError(f"setup.{key}: only in a tiebreaker round (a 'round' "
+                                      f"above {self.game.rounds})")
             return
         for key in ("active", "baseline"):
             if key not in setup:
-                raise RecordError(f"a tiebreaker round (round {self.round}) needs the setup's "
-                                  f"{key!r}")
+                raise RecordError(f"setup.{key}: missing; a tiebreaker round (round "
+                                  f"{self.round}) needs it")
         active = setup["active"]
-        if (not isinstance(active, list) or len(active) < 2
-                or not all(isinstance(s, int) and not isinstance(s, bool) for s in active)
-                or sorted(set(active)) != active or not 0 <= active[0] <= active[-1] < n):
-            raise RecordError(f"the setup's 'active' lists two or more seats 0-{n - 1}, in "
-                              f"order, not {active!r}")
+        if active != sorted(active):
+            raise RecordError(f"setup.active: expected two or more seats "
+                              f"0-{self.game.num_players - 1}, in order, got {active!r}")
         self.active = tuple(active)
-        self.baseline = tuple(self._setup_scores(setup, "baseline"))
-        for seat in range(n):
+        self.baseline = tuple(setup["baseline"])
+        for seat in range(self.game.num_players):
             if seat not in self.active and self.hands[seat]:
-                raise RecordError(f"setup hands[{seat}] holds triangles, but seat {seat} sits "
+                raise RecordError(f"setup.hands[{seat}] holds triangles, but seat {seat} sits "
                                   f"out this tiebreaker round")
         normal.update(active=list(self.active), baseline=list(self.baseline))
 

@@ -5,7 +5,7 @@
 - :mod:`.text`: the terminal picture of a position.
 
 The grid itself (cells, corners, the frontier, hexagons and bridges) is
-:mod:`triverse.core.trigrid`, shared with Trinity.
+:mod:`triverse.games._tiles.trigrid`, shared with Trinity.
 """
 
 from triverse.games.triominoes.engine import (

@@ -21,13 +21,12 @@ with a triple, the hexagon and bridge bonuses, blocked rounds and the target sco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from triverse.core.errors import RecordError
 from triverse.core.events import Event
-from triverse.core.options import OptionSpec
-from triverse.core.trigrid import Specials
+from triverse.core.options import OptionSpec, OptionValue
 from triverse.games._tiles.engine import (
     WINDOW_X,
     WINDOW_Y,
@@ -37,6 +36,7 @@ from triverse.games._tiles.engine import (
     seat_text,
 )
 from triverse.games._tiles.tiles import Action, Place, Tile, TileSet
+from triverse.games._tiles.trigrid import Specials
 from triverse.games.triominoes.tiles import TILES, TILESET, ZERO_TRIPLE
 
 MAX_PLAYERS: Final = 6
@@ -46,9 +46,13 @@ HAND_SIZES: Final = {2: 9, 3: 7, 4: 7, 5: 6, 6: 6}
 NUM_ACTION_IDS: Final = NUM_TILES * NUM_TILES * 9 + NUM_TILES + 2
 """Integer action ids (OpenSpiel): placements by tile x anchor x edge x rotation, then the
 opening placements by tile, then draw and pass."""
+RULES_VERSION: Final = 2
+"""The rules' version (option ``rules_version``): 2 since a blocked round of the seed rules keeps
+the scores (D11); games played before, under version 1, settled it as Pressman does."""
 
 __all__ = [
     "NUM_ACTION_IDS",
+    "RULES_VERSION",
     "WINDOW_X",
     "WINDOW_Y",
     "Action",
@@ -79,6 +83,9 @@ class Rules:
     """Bonus for completing one, two, three hexagons with one tile."""
     each_hexagon: bool
     """Each hexagon scores its own event (seed), rather than one bonus for the count."""
+    settle_blocked: bool
+    """A blocked round is settled: the fewest points in hand scores the others' minus its own
+    (Pressman); otherwise nobody scores it (seed)."""
     bridge: int = 40
     draw_penalty: int = 5
     out_bonus: int = 25
@@ -86,10 +93,10 @@ class Rules:
 
 SEED_RULES: Final = Rules("seed", triple_start=0, zero_start=30, zero_by_choice=False,
                           draw_until_triple=True, max_draws=None, pass_penalty=0,
-                          hexagons=(50, 100, 150), each_hexagon=True)
+                          hexagons=(50, 100, 150), each_hexagon=True, settle_blocked=False)
 PRESSMAN_RULES: Final = Rules("pressman", triple_start=10, zero_start=30, zero_by_choice=True,
                               draw_until_triple=False, max_draws=3, pass_penalty=10,
-                              hexagons=(50, 60, 70), each_hexagon=False)
+                              hexagons=(50, 60, 70), each_hexagon=False, settle_blocked=True)
 RULES: Final = {"seed": SEED_RULES, "pressman": PRESSMAN_RULES}
 
 _HEXAGON_NAMES: Final = ("Hexagon", "Double hexagon", "Triple hexagon")
@@ -135,16 +142,23 @@ class TriominoesGame(TileGame["TriominoesState"]):
     """Tri-ominoes for 2-6 players: match corners, score hexagons and bridges, play to 400."""
 
     name: ClassVar[str] = "triominoes"
+    title: ClassVar[str] = "Tri-ominoes"
+    summary: ClassVar[str] = (
+        "The 1965 triangular dominoes for 2-6 players: match corners, build hexagons and "
+        "bridges, play to 400."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = 2
     perfect_information: ClassVar[bool] = False
     variants: ClassVar[Mapping[str, str]] = {
         "seed": "The seed's rules: no triple dealt, draw for one; a triple zero opening +30; "
-                "draw (-5 each) until you can play; every hexagon closed +50.",
+                "draw (-5 each) until you can play; every hexagon closed +50; a blocked round "
+                "scores nothing.",
         "pressman": "The official Pressman rules: +10 for opening with a triple (+40 with "
                     "0-0-0); no triple dealt, the highest tile opens; at most 3 draws a turn, "
-                    "then pass -10; two or three hexagons at once +60 or +70.",
+                    "then pass -10; two or three hexagons at once +60 or +70; a blocked round "
+                    "is settled (the fewest points in hand scores the others' minus its own).",
     }
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("variant", str, "seed", "Rules: the seed's, or the official Pressman rules",
@@ -153,14 +167,25 @@ class TriominoesGame(TileGame["TriominoesState"]):
                    "this", minimum=1, maximum=100_000),
         OptionSpec("max_rounds", int, 50, "Safety stop: the game also ends after this many "
                    "rounds", minimum=1, maximum=1000),
+        OptionSpec("rules_version", int, RULES_VERSION, "The rules' version: 2, today's; 1, "
+                   "the rules of games played before 2 December 2026, in which a blocked round "
+                   "of the seed rules was settled as in Pressman's (so that they replay)",
+                   minimum=1, maximum=RULES_VERSION),
     )
+    record_options: ClassVar[Mapping[int, Mapping[str, OptionValue]]] = {
+        1: {"rules_version": 1},
+    }
+    """A record of format version 1 was played before ``rules_version`` 2: it replays under 1."""
     tileset: ClassVar[TileSet] = TILESET
     observation_class: ClassVar[type[TileObservation]] = TriominoesObservation
     hand_sizes: ClassVar[Mapping[int, int]] = HAND_SIZES
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         super().__init__(players, options)
-        self.rules: Rules = RULES[str(self.options["variant"])]
+        rules = RULES[str(self.options["variant"])]
+        if int(self.options["rules_version"]) < 2:
+            rules = replace(rules, settle_blocked=True)
+        self.rules: Rules = rules
         self.target = int(self.options["target"])
         self.max_rounds = int(self.options["max_rounds"])
         self.draw_penalty = self.rules.draw_penalty
@@ -300,7 +325,7 @@ class TriominoesState(TileState):
         return events
 
     def _end_round(self, out: int | None) -> list[Event]:
-        """Round-end scoring (Pressman), then the next round or the end of the game."""
+        """Round-end scoring, then the next round or the end of the game."""
         totals = self.hand_totals()
         everyone = sum(totals)
         events: list[Event] = []
@@ -308,7 +333,7 @@ class TriominoesState(TileState):
             events.extend(self._going_out(out))
             winners = [out]
             label = f"Round {self.round} ends: {seat_text(out)} goes out"
-        else:
+        elif self.rules.settle_blocked:
             low = min(totals)
             winners = [seat for seat, total in enumerate(totals) if total == low]
             for seat in winners:
@@ -320,15 +345,25 @@ class TriominoesState(TileState):
                                               reason="own_tiles"))
             names = ", ".join(seat_text(s) for s in winners)
             label = f"Round {self.round} is blocked: {names} with the fewest points in hand"
+        else:
+            winners = []
+            label = f"Round {self.round} is blocked: scores are kept"
+            if not self._game_ends():
+                label += ", new deal"
         events.append(Event("round_end", None, 0, label, {
             "round": self.round, "reason": "out" if out is not None else "blocked",
             "winners": winners, "hand_totals": totals, "scores": list(self.scores)}))
-        if max(self.scores) >= self.game.target or self.round >= self.game.max_rounds:
+        if self._game_ends():
             events.append(self._game_over())
         else:
             self._deal(self.round + 1)
             events.extend(self._open_round())
         return events
+
+    def _game_ends(self) -> bool:
+        """Whether the round that ends now is the last: a score has reached the target, or the
+        round limit is reached."""
+        return max(self.scores) >= self.game.target or self.round >= self.game.max_rounds
 
     def _restore(self, observation: Any) -> None:
         self.opening = observation.opening

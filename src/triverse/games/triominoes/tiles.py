@@ -21,8 +21,8 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Final
 
-from triverse.core.trigrid import PlacementIndex, Values
 from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
+from triverse.games._tiles.trigrid import PlacementIndex, Values
 
 
 def _rising(values: Values) -> str:

@@ -19,7 +19,7 @@ in which every physical card is a small integer.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -251,7 +251,17 @@ def parse_step(raw: object, where: str) -> list[Step]:
     if extra:
         raise CardDataError(f"{where}: unknown parameter {sorted(extra)[0]!r}; it takes "
                             f"{', '.join(sorted(_STEP_KEYS[op])) or 'nothing'}")
-    args: dict[str, Any] = {"op": op}
+    args: dict[str, Any] = {"op": op, **_common_parameters(raw, where)}
+    if op in _STEP_PARAMETERS:
+        args.update(_STEP_PARAMETERS[op](raw, where))
+    times = _int(raw.get("times", 1), f"{where} times", 1, 3)
+    step = Step(**args)
+    return [step] * times
+
+
+def _common_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    """The parameters several steps take: ``n``, ``optional``, ``tiers``, ``max_cost``."""
+    args: dict[str, Any] = {}
     if "n" in raw:
         args["n"] = _int(raw["n"], f"{where} n", 1, 9)
     if "optional" in raw:
@@ -264,46 +274,66 @@ def parse_step(raw: object, where: str) -> list[Step]:
         args["tiers"] = tuple(sorted(set(tiers)))
     if "max_cost" in raw:
         args["max_cost"] = _int(raw["max_cost"], f"{where} max_cost", 1, 9)
-    if op == "gain":
-        gained = _resources({k: v for k, v in raw.items() if k != "do"}, where, False)
-        args["gain"] = tuple(gained.get(r, 0) for r in RESOURCES)
-        if not any(args["gain"]):
-            raise CardDataError(f"{where} gains nothing")
-    elif op == "gain_per":
-        resource = raw.get("resource")
-        if resource not in RESOURCES:
-            raise CardDataError(f"{where} resource must be one of {', '.join(RESOURCES)}")
-        count = raw.get("count")
-        if count not in COUNTS:
-            raise CardDataError(f"{where} count must be one of {', '.join(COUNTS)}, "
-                                f"not {count!r}")
-        args["resource"] = RESOURCES.index(str(resource))
-        args["count"] = count
-        args["max"] = _int(raw.get("max", 9), f"{where} max", 1, 9)
-    elif op == "take":
-        source = raw.get("from", "top")
-        if source not in ("top", "bottom"):
-            raise CardDataError(f"{where} from must be 'top' or 'bottom', not {source!r}")
-        args["bottom"] = source == "bottom"
-    elif op == "trash" and "refund" in raw:
-        args["refund"] = _bool(raw["refund"], f"{where} refund")
-    elif op == "attack":
-        kind = raw.get("kind")
-        if kind not in ATTACK_KINDS:
-            raise CardDataError(f"{where} kind must be one of {', '.join(ATTACK_KINDS)}, "
-                                f"not {kind!r}")
-        args["kind"] = kind
-        target = raw.get("target", "each")
-        if target not in ("each", "one"):
-            raise CardDataError(f"{where} target must be 'each' or 'one', not {target!r}")
-        args["target"] = target
-        if "max_tier" in raw:
-            args["max_tier"] = _int(raw["max_tier"], f"{where} max_tier", 0, 3)
-        if kind in ("banish", "steal") and "max_tier" not in raw:
-            raise CardDataError(f"{where}: a {kind} attack needs max_tier")
-    times = _int(raw.get("times", 1), f"{where} times", 1, 3)
-    step = Step(**args)
-    return [step] * times
+    return args
+
+
+def _gain_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    gained = _resources({k: v for k, v in raw.items() if k != "do"}, where, False)
+    gain = tuple(gained.get(r, 0) for r in RESOURCES)
+    if not any(gain):
+        raise CardDataError(f"{where} gains nothing")
+    return {"gain": gain}
+
+
+def _gain_per_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    resource = raw.get("resource")
+    if resource not in RESOURCES:
+        raise CardDataError(f"{where} resource must be one of {', '.join(RESOURCES)}")
+    count = raw.get("count")
+    if count not in COUNTS:
+        raise CardDataError(f"{where} count must be one of {', '.join(COUNTS)}, "
+                            f"not {count!r}")
+    return {"resource": RESOURCES.index(str(resource)), "count": count,
+            "max": _int(raw.get("max", 9), f"{where} max", 1, 9)}
+
+
+def _take_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    source = raw.get("from", "top")
+    if source not in ("top", "bottom"):
+        raise CardDataError(f"{where} from must be 'top' or 'bottom', not {source!r}")
+    return {"bottom": source == "bottom"}
+
+
+def _trash_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    if "refund" in raw:
+        return {"refund": _bool(raw["refund"], f"{where} refund")}
+    return {}
+
+
+def _attack_parameters(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    kind = raw.get("kind")
+    if kind not in ATTACK_KINDS:
+        raise CardDataError(f"{where} kind must be one of {', '.join(ATTACK_KINDS)}, "
+                            f"not {kind!r}")
+    target = raw.get("target", "each")
+    if target not in ("each", "one"):
+        raise CardDataError(f"{where} target must be 'each' or 'one', not {target!r}")
+    args: dict[str, Any] = {"kind": kind, "target": target}
+    if "max_tier" in raw:
+        args["max_tier"] = _int(raw["max_tier"], f"{where} max_tier", 0, 3)
+    if kind in ("banish", "steal") and "max_tier" not in raw:
+        raise CardDataError(f"{where}: a {kind} attack needs max_tier")
+    return args
+
+
+_STEP_PARAMETERS: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
+    "gain": _gain_parameters,
+    "gain_per": _gain_per_parameters,
+    "take": _take_parameters,
+    "trash": _trash_parameters,
+    "attack": _attack_parameters,
+}
+"""The steps with parameters of their own, and how each reads them."""
 
 
 def parse_card(raw: object, module: str, where: str) -> Card:
@@ -322,17 +352,32 @@ def parse_card(raw: object, module: str, where: str) -> Card:
         raise CardDataError(f"{where}: 'name' is missing")
     tier = _int(raw.get("tier"), f"{where} tier", 0, 3)
     copies = _int(raw.get("copies", 1), f"{where} copies", 1, 9)
-    cost_parts = _resources(raw.get("cost", {}), f"{where} cost", True)
-    cost = Cost(**cost_parts)
+    cost = Cost(**_resources(raw.get("cost", {}), f"{where} cost", True))
     worth_parts = _resources(raw.get("worth", {}), f"{where} worth", False)
     worth = (worth_parts.get("power", 0), worth_parts.get("mana", 0),
              worth_parts.get("tribute", 0))
-    raw_effect = raw.get("effect", [])
+    steps = _card_steps(raw.get("effect", []), where)
+    delayed, ward, reaction, reaction_draw = _card_keywords(raw, where)
+    flavor = raw.get("flavor", "")
+    if not isinstance(flavor, str):
+        raise CardDataError(f"{where}: 'flavor' must be text")
+    if tier == 0 and (module != "core" or steps or cost.total):
+        raise CardDataError(f"{where}: tier 0 is for the core set's starting resource cards")
+    return Card(key, name, module, tier, cost, worth, steps, delayed, ward, reaction,
+                reaction_draw, copies, flavor)
+
+
+def _card_steps(raw_effect: object, where: str) -> tuple[Step, ...]:
     if not isinstance(raw_effect, list):
         raise CardDataError(f"{where}: 'effect' must be a list of steps")
     steps: list[Step] = []
     for i, raw_step in enumerate(raw_effect):
         steps.extend(parse_step(raw_step, f"{where} step {i + 1}"))
+    return tuple(steps)
+
+
+def _card_keywords(raw: dict[str, Any], where: str) -> tuple[bool, bool, bool, int]:
+    """A card's keywords: delayed, ward, reaction, and the reaction's draw."""
     delayed = _bool(raw.get("delayed", False), f"{where} delayed")
     ward = _bool(raw.get("ward", False), f"{where} ward")
     if ward and not delayed:
@@ -344,13 +389,7 @@ def parse_card(raw: object, module: str, where: str) -> Card:
         if not isinstance(reaction_raw, dict) or set(reaction_raw) - {"draw"}:
             raise CardDataError(f"{where}: 'reaction' is a table with an optional 'draw'")
         reaction_draw = _int(reaction_raw.get("draw", 0), f"{where} reaction draw", 0, 3)
-    flavor = raw.get("flavor", "")
-    if not isinstance(flavor, str):
-        raise CardDataError(f"{where}: 'flavor' must be text")
-    if tier == 0 and (module != "core" or steps or cost.total):
-        raise CardDataError(f"{where}: tier 0 is for the core set's starting resource cards")
-    return Card(key, name, module, tier, cost, worth, tuple(steps), delayed, ward,
-                reaction_raw is not None, reaction_draw, copies, flavor)
+    return delayed, ward, reaction_raw is not None, reaction_draw
 
 
 def parse_module(data: Mapping[str, Any], filename: str) -> Module:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from triverse.games.trivinity.cards import RESOURCES, CardTable
+from triverse.games.trivinity.rules import frame_steps, total_score
 from triverse.games.trivinity.text import (
     TIER_MARKS,
     card_text,
@@ -26,13 +27,11 @@ from triverse.games.trivinity.text import (
 )
 
 if TYPE_CHECKING:
-    from triverse.games.trivinity.engine import (
-        Pending,
-        TrivinityAction,
-        TrivinityGame,
-        TrivinityObservation,
-        TrivinityState,
-    )
+    from triverse.games.trivinity.actions import TrivinityAction
+    from triverse.games.trivinity.engine import TrivinityGame
+    from triverse.games.trivinity.observation import TrivinityObservation
+    from triverse.games.trivinity.rules import Pending
+    from triverse.games.trivinity.state import TrivinityState
 
 
 def card_json(table: CardTable, instance: int) -> dict[str, Any]:
@@ -80,8 +79,6 @@ def prompt(state: TrivinityState, pending: Pending) -> str:
         return f"{card.name} attacks you: discard a card of your choice"
     if pending.kind == "seat":
         return f"choose the opponent {card.name} attacks"
-    from triverse.games.trivinity.engine import frame_steps
-
     step = frame_steps(table, table.design_of[pending.card], pending.part)[pending.index]
     return f"{card.name}: {step_text(step)}"
 
@@ -113,14 +110,32 @@ def _glyph(table: CardTable, instance: int) -> str:
 
 def render_observation(game: TrivinityGame, obs: TrivinityObservation) -> str:
     """A plain-text picture of everything ``obs`` shows."""
-    from triverse.games.trivinity.engine import total_score
-
     table = game.table
     out: list[str] = []
     who = "spectator" if obs.player is None else f"player {obs.player + 1}"
     modules = ", ".join(f"P{q + 1} {table.module(m).name}" for q, m in enumerate(obs.modules))
     out.append(f"Trivinity, seen by {who}. Modules: {modules}. "
                f"Turn {obs.turn_number}: player {obs.turn_player + 1} ({obs.phase} phase).")
+    out += _grid_lines(table, obs)
+    limbo = names(table, obs.limbo_up)
+    out.append(f"Limbo: {limbo}; {obs.limbo_down} face down")
+    for q in range(obs.num_players):
+        out += _player_lines(table, obs, q)
+    out.append(f"Pool: {worth_text(obs.pool)}"
+               + (f", discount {obs.discount}" if obs.discount else ""))
+    if obs.player is not None:
+        out += _hand_lines(table, obs)
+    if obs.pending is not None:
+        out.append(f"Waiting for player {obs.pending.player + 1} to decide.")
+    if obs.over:
+        out.append("The game is over. Scores: "
+                   + ", ".join(f"P{q + 1} {s}" for q, s in enumerate(obs.scores)))
+    return "\n".join(out)
+
+
+def _grid_lines(table: CardTable, obs: TrivinityObservation) -> list[str]:
+    """The 3x3 grid of stacks, a row of three cells a tier."""
+    out: list[str] = []
     width = 28
     for row in range(3):
         out.append(f"-- tier {row + 1} " + "-" * (3 * width - 10))
@@ -130,37 +145,35 @@ def render_observation(game: TrivinityGame, obs: TrivinityObservation) -> str:
             parts = [(cell[i] if i < len(cell) else "")[:width - 1].ljust(width)
                      for cell in cells]
             out.append("".join(parts).rstrip())
-    limbo = names(table, obs.limbo_up)
-    out.append(f"Limbo: {limbo}; {obs.limbo_down} face down")
-    for q in range(obs.num_players):
-        mark = ">" if q == obs.turn_player else " "
-        worth = obs.totals[q]
-        out.append(f"{mark} Player {q + 1}: hand {obs.hand_sizes[q]}, deck {obs.deck_sizes[q]},"
-                   f" discard {len(obs.discards[q])}; worth {short_worth(worth[:3])}, "
-                   f"{worth[3]} tier-2, {worth[4]} tier-3; score now {total_score(worth)}; "
-                   f"turns {obs.turns[q]}")
-        if obs.discards[q]:
-            out.append(f"    discard pile (top last): {names(table, obs.discards[q])}")
-        if obs.played[q]:
-            out.append(f"    in play: {names(table, obs.played[q])}")
-        if obs.delayed[q]:
-            out.append(f"    waiting for the next turn: {names(table, obs.delayed[q])}")
-    out.append(f"Pool: {worth_text(obs.pool)}"
-               + (f", discount {obs.discount}" if obs.discount else ""))
-    if obs.player is not None:
-        out.append("Your hand:")
-        for i, c in enumerate(obs.hand, 1):
-            card = table.card(c)
-            text = card_text(card)
-            out.append(f"  {i}. {label(table, c)}" + (f": {text}" if text else ""))
-        if not obs.hand:
-            out.append("  (empty)")
-    if obs.pending is not None:
-        out.append(f"Waiting for player {obs.pending.player + 1} to decide.")
-    if obs.over:
-        out.append("The game is over. Scores: "
-                   + ", ".join(f"P{q + 1} {s}" for q, s in enumerate(obs.scores)))
-    return "\n".join(out)
+    return out
+
+
+def _player_lines(table: CardTable, obs: TrivinityObservation, q: int) -> list[str]:
+    """One player's piles, worth and turns (``>`` marks the turn player)."""
+    mark = ">" if q == obs.turn_player else " "
+    worth = obs.totals[q]
+    out = [f"{mark} Player {q + 1}: hand {obs.hand_sizes[q]}, deck {obs.deck_sizes[q]},"
+           f" discard {len(obs.discards[q])}; worth {short_worth(worth[:3])}, "
+           f"{worth[3]} tier-2, {worth[4]} tier-3; score now {total_score(worth)}; "
+           f"turns {obs.turns[q]}"]
+    if obs.discards[q]:
+        out.append(f"    discard pile (top last): {names(table, obs.discards[q])}")
+    if obs.played[q]:
+        out.append(f"    in play: {names(table, obs.played[q])}")
+    if obs.delayed[q]:
+        out.append(f"    waiting for the next turn: {names(table, obs.delayed[q])}")
+    return out
+
+
+def _hand_lines(table: CardTable, obs: TrivinityObservation) -> list[str]:
+    """The viewer's hand, each card with its text."""
+    out = ["Your hand:"]
+    for i, c in enumerate(obs.hand, 1):
+        text = card_text(table.card(c))
+        out.append(f"  {i}. {label(table, c)}" + (f": {text}" if text else ""))
+    if not obs.hand:
+        out.append("  (empty)")
+    return out
 
 
 def note_for(state: TrivinityState, action: TrivinityAction) -> str:

@@ -15,7 +15,7 @@ terminal view and the action descriptions, so a card reads the same everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from triverse.games.trivinity.cards import Card, Cost, Step
 
@@ -79,71 +79,91 @@ def step_text(step: Step) -> str:
     'Attack: each opponent discards a card of their choice.'
     >>> step_text(Step("take", tiers=(1,), max_cost=3))
     'Gain the top card of a tier-1 stack, if it costs 3 or less.'
+    >>> step_text(Step("cycle", optional=True))
+    'You may cycle a stack.'
     """
     op = step.op
-    may = "You may " if step.optional else ""
-
-    def verb(text: str) -> str:
-        return may + text if may else text[0].upper() + text[1:]
-
-    if op == "draw":
-        return f"Draw {_a_card(step.n)}."
-    if op == "gain":
-        return f"Gain {worth_text(step.gain).replace(', ', ' and ')}."
-    if op == "gain_choice":
-        return f"Gain {step.n} of one resource of your choice."
-    if op == "gain_per":
-        what = {
-            "empty_stacks": "empty stack",
-            "played": "other card you have played this turn",
-            "delayed": "of your cards waiting for your next turn",
-            "buried": "face-up card buried under a stack",
-            "opponents": "opponent",
-        }[step.count]
-        cap = f" (at most {step.n * step.max})" if step.max < 9 else ""
-        return f"Gain {step.n} {RESOURCE_NAMES[step.resource]} for each {what}{cap}."
-    if op == "surge":
-        if step.n == 1:
-            return "Discard the top card of your deck and gain its worth."
-        return f"Discard the top {step.n} cards of your deck and gain their worth."
-    if op == "cycle":
-        return verb(f"cycle {_tiers(step)}.")
-    if op == "peek":
-        if step.n == 1:
-            return verb(f"look at the face-down card under the top card of {_tiers(step)}.")
-        return verb(f"look at the top {step.n} face-down cards of {_tiers(step)}.")
-    if op == "limbo":
-        return verb(f"send the top card of {_tiers(step)} to Limbo.")
-    if op == "take":
-        where = "top card" if not step.bottom else "bottom face-up card"
-        return verb(f"gain the {where} of {_tiers(step)}, if it costs {step.max_cost} or less.")
-    if op == "raise":
-        return verb(f"put the bottom face-up card of {_tiers(step)} on top of it.")
-    if op == "trash":
-        refund = " and gain its worth" if step.refund else ""
-        return verb(f"send a card from your hand to Limbo{refund}.")
-    if op == "revive":
-        return verb(f"gain a face-up card from Limbo that costs {step.max_cost} or less.")
-    if op == "discount":
-        return (f"Your purchases this turn cost {step.n} less, taken from their "
-                f"\"any\" part.")
-    if op == "exile":
-        return "Send this card to Limbo."
-    if op == "attack":
-        who = "each opponent" if step.target == "each" else "an opponent of your choice"
-        tier = f"tier {step.max_tier} or lower" if step.max_tier else "a starting card"
-        if step.kind == "discard":
-            return f"Attack: {who} discards {_a_card(step.n)} of their choice."
-        if step.kind == "mill":
-            top = "the top card" if step.n == 1 else f"the top {step.n} cards"
-            return f"Attack: {who} discards {top} of their deck."
-        if step.kind == "banish":
-            return (f"Attack: {who} sends the top card of their deck to Limbo if it is "
-                    f"{tier}, and discards it otherwise.")
-        whose = "each opponent's" if step.target == "each" else "an opponent's"
-        return (f"Attack: take the top card of {whose} discard pile into your discard "
-                f"pile, if it is {tier}.")
+    if op in _CHOICE_PHRASES:
+        phrase = _CHOICE_PHRASES[op](step)
+        return "You may " + phrase if step.optional else phrase[0].upper() + phrase[1:]
+    if op in _SENTENCES:
+        return _SENTENCES[op](step)
     return op
+
+
+_COUNTED = {
+    "empty_stacks": "empty stack",
+    "played": "other card you have played this turn",
+    "delayed": "of your cards waiting for your next turn",
+    "buried": "face-up card buried under a stack",
+    "opponents": "opponent",
+}
+"""What a ``gain_per`` step counts, in words."""
+
+
+def _gain_per_text(step: Step) -> str:
+    cap = f" (at most {step.n * step.max})" if step.max < 9 else ""
+    return f"Gain {step.n} {RESOURCE_NAMES[step.resource]} for each {_COUNTED[step.count]}{cap}."
+
+
+def _surge_text(step: Step) -> str:
+    if step.n == 1:
+        return "Discard the top card of your deck and gain its worth."
+    return f"Discard the top {step.n} cards of your deck and gain their worth."
+
+
+def _attack_text(step: Step) -> str:
+    who = "each opponent" if step.target == "each" else "an opponent of your choice"
+    tier = f"tier {step.max_tier} or lower" if step.max_tier else "a starting card"
+    if step.kind == "discard":
+        return f"Attack: {who} discards {_a_card(step.n)} of their choice."
+    if step.kind == "mill":
+        top = "the top card" if step.n == 1 else f"the top {step.n} cards"
+        return f"Attack: {who} discards {top} of their deck."
+    if step.kind == "banish":
+        return (f"Attack: {who} sends the top card of their deck to Limbo if it is "
+                f"{tier}, and discards it otherwise.")
+    whose = "each opponent's" if step.target == "each" else "an opponent's"
+    return (f"Attack: take the top card of {whose} discard pile into your discard "
+            f"pile, if it is {tier}.")
+
+
+_SENTENCES: dict[str, Callable[[Step], str]] = {
+    "draw": lambda step: f"Draw {_a_card(step.n)}.",
+    "gain": lambda step: f"Gain {worth_text(step.gain).replace(', ', ' and ')}.",
+    "gain_choice": lambda step: f"Gain {step.n} of one resource of your choice.",
+    "gain_per": _gain_per_text,
+    "surge": _surge_text,
+    "discount": lambda step: (f"Your purchases this turn cost {step.n} less, taken from their "
+                              f"\"any\" part."),
+    "exile": lambda step: "Send this card to Limbo.",
+    "attack": _attack_text,
+}
+"""The sentence of each step that asks no choice."""
+
+
+def _peek_text(step: Step) -> str:
+    if step.n == 1:
+        return f"look at the face-down card under the top card of {_tiers(step)}."
+    return f"look at the top {step.n} face-down cards of {_tiers(step)}."
+
+
+def _take_text(step: Step) -> str:
+    where = "top card" if not step.bottom else "bottom face-up card"
+    return f"gain the {where} of {_tiers(step)}, if it costs {step.max_cost} or less."
+
+
+_CHOICE_PHRASES: dict[str, Callable[[Step], str]] = {
+    "cycle": lambda step: f"cycle {_tiers(step)}.",
+    "peek": _peek_text,
+    "limbo": lambda step: f"send the top card of {_tiers(step)} to Limbo.",
+    "take": _take_text,
+    "raise": lambda step: f"put the bottom face-up card of {_tiers(step)} on top of it.",
+    "trash": lambda step: ("send a card from your hand to Limbo"
+                           f"{' and gain its worth' if step.refund else ''}."),
+    "revive": lambda step: f"gain a face-up card from Limbo that costs {step.max_cost} or less.",
+}
+"""The phrase of each step a player may be offered as optional ("You may ...")."""
 
 
 def _lower_first(text: str) -> str:

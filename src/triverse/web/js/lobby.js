@@ -1,17 +1,11 @@
-// The lobby: the five games (from GET /api/games), the New Game dialog built from each game's
-// option specs, the invite links of an online game, and "My games".
+// The lobby: the games (from GET /api/games, each card drawn once its module has loaded), the
+// New Game dialog built from each game's option specs, the invite links of an online game, and
+// "My games".
 import { api, recordUrl } from "./api.js";
-import { playable, uiFor, RULES_PAGES } from "./games.js";
+import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor } from "./games.js";
 import { statsOf, tallyOf } from "./stats.js";
 import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
 import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
-
-let catalogue = null;
-
-export async function loadCatalogue() {
-  if (!catalogue) catalogue = await api.games();
-  return catalogue;
-}
 
 export async function renderLobby(root) {
   document.title = "Triverse";
@@ -34,21 +28,39 @@ export async function renderLobby(root) {
     gamesList.replaceChildren(h("li", { class: "error" }, `The games cannot be listed: ${err.message}`));
     return;
   }
+  // Each game's module (its entry and art) before any card is drawn.
+  await loadGames(data);
   gamesList.removeAttribute("aria-busy");
-  // The games with a table first, then the ones coming soon (each in the catalogue's order).
+  // The games with a table first, then the others (each in the catalogue's order).
   const games = [...data.games.filter(playable), ...data.games.filter((g) => !playable(g))];
   gamesList.replaceChildren(...games.map((g) => gameCard(g, data)));
   renderMyGames(mine);
 }
 
+/** Why a game listed by the server cannot be played in this browser: {badge, note}, or null
+ * if it can. */
+function notHere(game) {
+  if (playable(game)) return null;
+  if (!game.available) return { badge: "coming soon", note: null };
+  const failure = loadFailure(game.name);
+  return {
+    badge: "not in the browser",
+    note: failure
+      ? `Its table did not load (${failure}): play it in the terminal or through the API.`
+      : "It has no table in the browser: play it in the terminal or through the API.",
+  };
+}
+
 function gameCard(game, data) {
   const can = playable(game);
-  const rules = RULES_PAGES[game.name];
-  return h("li", { class: `game-card ${can ? "" : "soon"}`, "data-game": game.name },
-    h("div", { class: "game-card-art", "aria-hidden": "true" }, gameArt(game.name)),
+  const why = notHere(game);
+  const rules = rulesOf(game);
+  return h("li", { class: `game-card ${can ? "" : "soon"}`, "data-game": game.name, "data-playable": String(can) },
+    h("div", { class: "game-card-art", "aria-hidden": "true" }, gameArt(artOf(game.name))),
     h("div", { class: "game-card-text" },
-      h("h3", {}, game.title, can ? null : h("span", { class: "badge" }, "coming soon")),
+      h("h3", {}, game.title, why ? h("span", { class: "badge" }, why.badge) : null),
       h("p", {}, game.summary),
+      why && why.note ? h("p", { class: "card-note" }, why.note) : null,
       can ? cardStats(game) : null,
       h("div", { class: "game-card-actions" },
         can
@@ -76,18 +88,12 @@ function cardStats(game) {
     })));
 }
 
-function gameArt(name) {
+/** A game card's picture from its module's SVG markup (games.js: artOf). */
+function gameArt(markup) {
   const ns = "http://www.w3.org/2000/svg";
   const s = document.createElementNS(ns, "svg");
   s.setAttribute("viewBox", "0 0 60 52");
-  const shapes = {
-    triominoes: '<polygon points="30,4 56,48 4,48" class="art-a"/><text x="30" y="20" class="art-n">5</text><text x="17" y="43" class="art-n">3</text><text x="43" y="43" class="art-n">1</text>',
-    trinity: '<polygon points="16,6 44,6 30,30" class="art-b"/><polygon points="30,30 44,6 58,30" class="art-a"/><polygon points="2,30 16,6 30,30" class="art-a"/><polygon points="16,54 30,30 44,54" class="art-b" transform="translate(0,-4)"/>',
-    triangles: '<polygon points="8,40 30,8 34,30" class="art-t"/><polyline points="34,30 8,40 30,8 34,30" class="art-l"/><line x1="30" y1="8" x2="52" y2="42" class="art-l2"/><line x1="34" y1="30" x2="52" y2="42" class="art-l2"/><circle cx="8" cy="40" r="3" class="art-s"/><circle cx="30" cy="8" r="3" class="art-s"/><circle cx="52" cy="42" r="3" class="art-s"/><circle cx="34" cy="30" r="2.6" class="art-s"/>',
-    trivinity: '<rect x="10" y="8" width="24" height="34" rx="3" class="art-b"/><rect x="24" y="12" width="24" height="34" rx="3" class="art-a"/>',
-    trident: '<rect x="4" y="18" width="16" height="16" class="art-a"/><rect x="22" y="18" width="16" height="16" class="art-a"/><rect x="40" y="18" width="16" height="16" class="art-a"/><text x="12" y="30" class="art-n">7</text><text x="30" y="30" class="art-n">3</text><text x="48" y="30" class="art-n">5</text>',
-  };
-  s.innerHTML = shapes[name] || "";
+  s.innerHTML = markup;
   return s;
 }
 

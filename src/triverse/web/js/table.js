@@ -2,21 +2,21 @@
 // connection, the seats this browser holds, the heading and its tools (pause, sound, keys,
 // rules, invite, end), the score panel and the event feed, the end-of-round and final
 // screens, statistics against the computer, hot-seat and replay. What is drawn on the board
-// and in the tray below it belongs to the game's *view*, a module of js/games/ loaded for the
-// game's kind (games.js), created with createView(table, host); docs/web.md, "Adding a game's
-// UI", describes the interface.
+// and in the tray below it belongs to the game's *view*: the game's own module (the `view` its
+// server names in GET /api/games, loaded by games.js), created with createView(table, host);
+// docs/web.md, "Adding a game's UI", describes the interface.
 //
 // Three ways to be at a table:
 //  - one seat (against the computer, or an online invite link): one websocket for that seat;
 //  - hot-seat (this browser holds several seats): one websocket at a time. For a game with
-//    hidden information (passScreen in games.js) the socket is a spectator's while the "pass
+//    hidden information (passScreen of its entry) the socket is a spectator's while the "pass
 //    the device" screen shows, then the seat's that confirmed; so the page never receives, let
 //    alone shows, a hand other than the one being played. A game without hidden information
 //    simply switches to the seat to move;
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
 import { api, recordUrl } from "./api.js";
 import { Connection } from "./connection.js";
-import { loadView, uiFor } from "./games.js";
+import { loadView } from "./games.js";
 import { openPreferences } from "./prefs.js";
 import { cheer, chime, click } from "./sound.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
@@ -38,8 +38,11 @@ export class Table {
     this.replayStep = replay;
     this.replaying = replay !== null && replay !== undefined && watch;
     this.view = null;
-    this.ui = null;              // the game's entry of games.js
-    this.gameView = null;        // the game's view (createView of its kind's module)
+    this.ui = null;              // the game's entry (its module's, loaded by games.js)
+    this.gameView = null;        // the game's view (createView of its module)
+    this.loading = null;         // the promise of the entry and the view (setUp)
+    this.waiting = null;         // the newest view received while they load
+    this.greeted = false;        // the first view after they loaded was seen
     this.conn = null;
     this.identity = null;        // the seat whose socket is open (null: spectator)
     this.tokens = new Map();     // seat -> token held by this browser
@@ -147,9 +150,9 @@ export class Table {
           : [...this.tokens.keys()][0];
         this.mySeat = wanted;
       }
-      // Fetch the game's view module while the socket opens (the seats remember the game).
+      // Fetch the game's module while the socket opens (the seats remember the game).
       const game = stored.find((s) => s.game)?.game;
-      if (game && uiFor(game)) loadView(uiFor(game).kind).catch(() => {});
+      if (game) loadView(game).catch(() => {});
     }
     this.build();
     document.addEventListener("keydown", this.onKey);
@@ -273,27 +276,42 @@ export class Table {
     if (this.gameView && this.gameView.onPrefs) this.gameView.onPrefs(prefs());
   }
 
-  /** The game's entry of games.js (null if the game has no UI here), once, from the first view
-   * of the match; its view module loads meanwhile and renders the newest view when ready. */
+  /** The game's entry and view, once, from the first view of the match (a promise of the
+   * entry; null if the game has no table here or its module did not load). Nothing is drawn
+   * before they are ready. */
   setUp(view) {
-    if (this.ui) return this.ui;
-    const ui = uiFor(view.game.name);
-    if (!ui) {
-      this.showFatal(`${view.game.title} cannot be played in the browser yet.`);
+    if (!this.loading) this.loading = this.load(view.game);
+    return this.loading;
+  }
+
+  async load(game) {
+    let ui;
+    try {
+      ui = await loadView(game.name);
+      if (this.destroyed) return null;
+      if (!ui) {
+        this.showFatal(`${game.title} cannot be played in the browser: play it in the terminal or through the API.`);
+        return null;
+      }
+      this.ui = ui;
+      this.section.dataset.game = game.name;
+      this.section.dataset.kind = ui.kind;
+      if (ui.rules) this.el.rulesLink.href = ui.rules;
+      else this.el.rulesLink.hidden = true;
+      this.el.tray.setAttribute("aria-label", ui.trayLabel || "Your moves");
+      this.gameView = await ui.createView(this, { board: this.el.boardHost, tray: this.el.trayHost });
+    } catch (err) {
+      this.ui = null;
+      this.showFatal(`The table of ${game.title} did not load: ${err.message}`);
       return null;
     }
-    this.ui = ui;
-    this.section.dataset.game = view.game.name;
-    this.section.dataset.kind = ui.kind;
-    this.el.rulesLink.href = ui.rules;
-    this.el.tray.setAttribute("aria-label", ui.trayLabel || "Your moves");
-    this.viewLoading = loadView(ui.kind).then((module) => {
-      if (this.destroyed) return;
-      this.gameView = module.createView(this, { board: this.el.boardHost, tray: this.el.trayHost });
-      if (this.view) this.render(this.view);
-    }).catch((err) => {
-      this.showFatal(`The table of ${view.game.title} did not load: ${err.message}`);
-    });
+    if (this.destroyed) {
+      this.gameView.destroy();
+      return null;
+    }
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) this.receive(waiting);
     return ui;
   }
 
@@ -301,8 +319,14 @@ export class Table {
   receive(view) {
     if (this.destroyed || view.match_id !== this.matchId) return;
     if (view.seat !== this.identity) return;   // a late view of a socket being replaced
-    if (!this.ui) {
-      if (!this.setUp(view)) return;
+    if (!this.gameView) {
+      // Kept until the game's module has loaded (setUp receives it then).
+      this.waiting = view;
+      this.setUp(view);
+      return;
+    }
+    if (!this.greeted) {
+      this.greeted = true;
       if (view.mode === "hotseat" && this.tokens.size > 1 && !this.hotseat) this.hotseat = true;
       if (this.tokens.size) updateSeats(this.matchId, { game: view.game.name, mode: view.mode });
       if (invitesOf(this.matchId)) this.el.invite.hidden = false;
@@ -833,11 +857,7 @@ export class Table {
     slider.max = String(data.total);
     slider.value = String(data.move);
     pos.textContent = `Move ${data.move} of ${data.total}`;
-    if (!this.ui) {
-      this.setUp(data.view);
-      if (!this.ui) return;
-    }
-    if (!this.gameView) await this.viewLoading;
+    if (!this.gameView && !(await this.setUp(data.view))) return;
     this.view = data.view;
     this.lastSeen = null;
     this.render(data.view);

@@ -1,4 +1,4 @@
-// The triangular grid of the tile games: a port of src/triverse/core/trigrid.py.
+// The triangular grid of the tile games: a port of src/triverse/games/_tiles/trigrid.py.
 //
 // A cell (x, y) is one triangle; y is the row (downwards), x steps half an edge to the right.
 // A cell points up when x + y is even. A vertex (X, Y) is a lattice point (X + Y odd).

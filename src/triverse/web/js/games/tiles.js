@@ -1,7 +1,9 @@
 // The view of the tile games (Tri-ominoes, Trinity): the triangular board (board.js), the hand
 // (hand.js), the rotate, draw and pass controls, and placing a tile by dragging it, clicking a
 // place or with the keyboard. Everything else at the table (scores, events, the end, hot-seat)
-// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
+// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI". The
+// tile games' own modules (games/trinity.js, games/triominoes.js) export this view with their
+// entry, built on `tileEntry`.
 import { BoardView } from "../board.js";
 import { HandView } from "../hand.js";
 import { keyName, normKey } from "../prefs.js";
@@ -16,6 +18,35 @@ const FLASH_REASONS = ["hexagon", "bridge", "span", "slide", "out", "zero_start"
 export function createView(table, host) {
   return new TilesView(table, host);
 }
+
+const seatNames = (text, names) => text.replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m);
+
+/** What the tile games' entries share (docs/web.md, "Adding a game's UI"). */
+export const tileEntry = {
+  kind: "tiles",
+  trayLabel: "Your tiles and moves",
+  drawPenalty: 5,
+  advancedOptions: ["max_rounds"],
+  optionLabels: { variant: "Rules", target: "Play to", max_rounds: "Round limit" },
+  bigReasons: FLASH_REASONS,
+  chimeReasons: ["hexagon", "bridge", "span", "slide"],
+  nameLabel: seatNames,
+  plainKinds: ["place", "start_draw"],
+  // "play 1-3-5 at 2,0, corners clockwise from the apex: 1 3 5" -> "play 1-3-5 at 2,0"
+  actionText: (action) => action.description.replace(/, corners .*$/, ""),
+  scoreColumn: { title: "Tiles", value: (view, i) => (view.observation.hand_counts || [])[i] },
+  infoText: (view) => (view.observation.pool_count === undefined ? null
+    : { text: `Pool: ${view.observation.pool_count}`, title: "Tiles left to draw" }),
+  roundText(obs) {
+    if (!obs || obs.round == null) return "";
+    const of = obs.rounds ?? obs.num_rounds;
+    return of ? `Round ${obs.round} of ${of}` : `Round ${obs.round}`;
+  },
+  targetText(view) {
+    const t = view.game.options.target;
+    return t ? `play to ${t}` : "";
+  },
+};
 
 class TilesView {
   constructor(table, host) {

@@ -3,7 +3,9 @@
 // with the keyboard (type a star's number or move between stars with the arrow keys, Enter
 // picks). The intent is sent as it is; a refused line flashes in red with the engine's reason
 // ("crosses a line", "passes through a star", "already drawn"). Everything else at the table
-// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
+// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI", and
+// exports Triangles' entry (the Board choice of the New Game dialog, statistics per board) and
+// its lobby art.
 import { prefs } from "../store.js";
 import { applyStarTheme } from "../themes.js";
 import { h } from "../ui.js";
@@ -19,6 +21,84 @@ const TYPE_MS = 1200;
 export function createView(table, host) {
   return new TrianglesView(table, host);
 }
+
+/** The seed's six boards: 24, 60 and 120 stars on a phone; 80, 120 and 180 on a tablet. */
+export const BOARDS = [
+  { name: "phone-24", device: "phone", stars: 24 },
+  { name: "phone-60", device: "phone", stars: 60 },
+  { name: "phone-120", device: "phone", stars: 120 },
+  { name: "tablet-80", device: "tablet", stars: 80 },
+  { name: "tablet-120", device: "tablet", stars: 120 },
+  { name: "tablet-180", device: "tablet", stars: 180 },
+];
+
+/** "Phone · 24 stars" for "phone-24". */
+export function boardLabel(name) {
+  const m = /^(phone|tablet)-(\d+)$/.exec(name || "");
+  if (!m) return name || "";
+  return `${m[1] === "phone" ? "Phone" : "Tablet"} · ${m[2]} stars`;
+}
+
+/** The Board choice of the New Game dialog: one select for the options stars and device. */
+function boardChoice(game) {
+  const specs = Object.fromEntries(game.options.map((s) => [s.name, s]));
+  const starsDefault = specs.stars ? specs.stars.default : 24;
+  const deviceDefault = specs.device ? specs.device.default : "auto";
+  const device = deviceDefault === "auto" ? ([24, 60, 120].includes(starsDefault) ? "phone" : "tablet") : deviceDefault;
+  const chosen = `${device}-${starsDefault}`;
+  const group = (dev, label) => h("optgroup", { label },
+    ...BOARDS.filter((b) => b.device === dev).map((b) => h("option", {
+      value: b.name, selected: b.name === chosen,
+    }, boardLabel(b.name))));
+  const select = h("select", { id: "opt-board", name: "board", "aria-describedby": "opt-board-help" },
+    group("phone", "Phone boards (5:8)"), group("tablet", "Tablet boards (3:4)"));
+  const row = h("div", { class: "option-row" },
+    h("label", { for: "opt-board" }, "Board"), select,
+    h("small", { class: "help", id: "opt-board-help" },
+      "The six boards: a phone with 24, 60 or 120 stars, a tablet with 80, 120 or 180."));
+  return {
+    row,
+    read() {
+      const b = BOARDS.find((x) => x.name === select.value);
+      return { stars: b.stars, device: b.device };
+    },
+  };
+}
+
+const playerNames = (text, names) => text.replace(/\bPlayer (\d+)\b/g, (m, n) => names[Number(n) - 1] ?? m);
+
+/** Triangles' entry (docs/web.md, "Adding a game's UI"). */
+export const ui = {
+  kind: "triangles",
+  passScreen: false,                 // nothing is hidden: hot-seat just hands over the turn
+  trayLabel: "Your lines",
+  optionLabels: { again: "Play again after a triangle" },
+  optionHelp: { again: "A player who closes a triangle draws another line at once." },
+  customOptions: [{ covers: ["stars", "device"], build: boardChoice }],
+  roundText: (obs) => boardLabel(obs && obs.board),
+  targetText: (view) => (view.game.options.again ? "play again after a triangle" : ""),
+  scoreColumn: { title: "Lines", value: (view, i) => (view.observation.lines || []).filter((l) => l.player === i).length },
+  infoText(view) {
+    const obs = view.observation;
+    if (!obs || !obs.stars) return null;
+    const n = (k, one) => `${k} ${one}${k === 1 ? "" : "s"}`;
+    return { text: `${n(obs.lines.length, "line")}, ${n(obs.triangles.length, "triangle")}`, title: "Drawn and closed so far" };
+  },
+  nameLabel: playerNames,
+  headline(view, { winners, identity, hotseat }) {
+    const draw = winners.length > 1;
+    if (view.mode === "computer" && identity !== null && !hotseat) {
+      return draw ? "Draw!" : winners[0].i === identity ? "You won!" : "You lost!";
+    }
+    return draw ? "Draw!" : `${winners[0].p.name} wins!`;
+  },
+  statsKey: (view) => (view.observation && !view.observation.custom ? view.observation.board : null),
+  statsLabel: boardLabel,
+  statsKeys: BOARDS.map((b) => b.name),
+};
+
+/** The lobby card: a closed triangle among stars and lines. */
+export const art = '<polygon points="8,40 30,8 34,30" class="art-t"/><polyline points="34,30 8,40 30,8 34,30" class="art-l"/><line x1="30" y1="8" x2="52" y2="42" class="art-l2"/><line x1="34" y1="30" x2="52" y2="42" class="art-l2"/><circle cx="8" cy="40" r="3" class="art-s"/><circle cx="30" cy="8" r="3" class="art-s"/><circle cx="52" cy="42" r="3" class="art-s"/><circle cx="34" cy="30" r="2.6" class="art-s"/>';
 
 /** The reason phrase of a refusal ("crosses a line"), from the server's message
  * ("1-3: crosses a line: 1-3 would cross 0-2"). */

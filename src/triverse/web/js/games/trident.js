@@ -3,7 +3,8 @@
 // play's notation (`7:7=5,7:8=10`, a joker `7:9=*0`), the joker's value chosen in a dialog,
 // exchange and pass when the legal actions hold them, the server's score preview of the
 // tentative play (POST /api/matches/{id}/preview) and the turn's countdown (`deadline`).
-// Everything else at the table is table.js's; this module follows docs/web.md's interface.
+// Everything else at the table is table.js's; this module follows docs/web.md's interface, and
+// exports Trident's entry and its lobby art.
 import { h, openDialog } from "../ui.js";
 
 const SIZE = 15;
@@ -28,6 +29,23 @@ export function createView(table, host) {
   linkCss();
   return new TridentView(table, host);
 }
+
+/** Trident's entry (docs/web.md, "Adding a game's UI"): hidden racks of three, so hot-seat
+ * hides the table between turns. */
+export const ui = {
+  kind: "trident",
+  secretWord: "rack",
+  trayLabel: "Your rack and moves",
+  optionLabels: { variant: "Rules", time_limit: "Time a turn (seconds, 0: none)" },
+  nameLabel: (text, names) => text.replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m),
+  scoreColumn: { title: "Rack", value: (view, i) => (view.observation.rack_counts || [])[i] },
+  infoText: (view) => (view.observation.bag_count === undefined ? null
+    : { text: `Bag: ${view.observation.bag_count}`, title: "Tiles left in the bag" }),
+  plainKinds: ["bag", "game_over"],
+};
+
+/** The lobby card: a rack of three numbered tiles. */
+export const art = '<rect x="4" y="18" width="16" height="16" class="art-a"/><rect x="22" y="18" width="16" height="16" class="art-a"/><rect x="40" y="18" width="16" height="16" class="art-a"/><text x="12" y="30" class="art-n">7</text><text x="30" y="30" class="art-n">3</text><text x="48" y="30" class="art-n">5</text>';
 
 /** The notation of tentative tiles: `r:c=v`, a joker `r:c=*v`, in square order. */
 export function playNotation(tiles) {

@@ -5,17 +5,28 @@
 // descriptions) and a notation box. A stack's top is bought by clicking it, when the view's
 // legal actions hold that purchase. Everything is a <button>, so every control is reachable
 // with the keyboard. Cards are ids; the server's GET /api/games/trivinity/data (the engine's
-// card table) describes them, loaded once with the module. The interface is docs/web.md's
+// card table) describes them, loaded once, before the first view is created (not when the
+// lobby loads this module for Trivinity's entry and art). The interface is docs/web.md's
 // "Adding a game's UI".
 import { h } from "../ui.js";
 import { MODULE_NAMES, MODULE_SYMBOLS, symbolIcon, tierMark } from "./trivinity-icons.js";
 
-const CARDS = await loadCards();
+let CARDS = {};
+let cardsLoading = null;
 
-async function loadCards() {
-  const answer = await fetch("/api/games/trivinity/data");
-  if (!answer.ok) throw new Error(`the card table did not load (HTTP ${answer.status})`);
-  return (await answer.json()).cards;
+/** The card table, fetched once (again after a failure). */
+function loadCards() {
+  if (!cardsLoading) {
+    cardsLoading = (async () => {
+      const answer = await fetch("/api/games/trivinity/data");
+      if (!answer.ok) throw new Error(`the card table did not load (HTTP ${answer.status})`);
+      CARDS = (await answer.json()).cards;
+    })().catch((err) => {
+      cardsLoading = null;
+      throw err;
+    });
+  }
+  return cardsLoading;
 }
 
 const RES = ["power", "mana", "tribute"];
@@ -29,10 +40,30 @@ function ensureStyles() {
   document.head.append(h("link", { rel: "stylesheet", href: "/css/trivinity.css", "data-trivinity-css": "" }));
 }
 
-export function createView(table, host) {
+/** The view, once the card table has loaded (a promise). */
+export async function createView(table, host) {
+  await loadCards();
   ensureStyles();
   return new TrivinityView(table, host);
 }
+
+/** Trivinity's entry (docs/web.md, "Adding a game's UI"): a deck-building card game; hands
+ * are hidden, so hot-seat hides the table between turns. */
+export const ui = {
+  kind: "trivinity",
+  secretWord: "hand",
+  trayLabel: "Your hand and actions",
+  advancedOptions: ["turn_limit"],
+  optionLabels: { variant: "Rules", turn_limit: "Turn limit (turns each)", module_1: "Player 1's module", module_2: "Player 2's module", module_3: "Player 3's module", module_4: "Player 4's module" },
+  nameLabel: (text, names) => text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => names[Number(n) - 1] ?? m),
+  plainKinds: ["game_end"],
+  scoreColumn: { title: "Hand", value: (view, i) => ((view.observation.players || [])[i] || {}).hand_size },
+  roundText: (obs) => (obs && obs.turn ? `Turn ${obs.turn}` : ""),
+  targetText: (view) => (view.observation && view.observation.turn_limit ? `limit ${view.observation.turn_limit} turns each` : ""),
+};
+
+/** The lobby card: two cards, one over the other. */
+export const art = '<rect x="10" y="8" width="24" height="34" rx="3" class="art-b"/><rect x="24" y="12" width="24" height="34" rx="3" class="art-a"/>';
 
 export const card = (id) => CARDS[id] || null;
 

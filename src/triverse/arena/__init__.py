@@ -3,7 +3,7 @@
     triverse arena GAME --players veteran,average [--games N] [--seed S] [--jobs J]
                    [--option NAME=VALUE] [--time-budget T] [--json] [--records DIR]
 
-(also ``python -m triverse.ai.arena ...``). One entry of ``--players`` per seat: a level
+(also ``python -m triverse.arena ...``). One entry of ``--players`` per seat: a level
 (``novice``, ``average``, ``veteran``), ``ismcts`` (OpenSpiel's ISMCTS bot, calibrated to the
 same wall time per move; in Triangles, a perfect-information game, OpenSpiel's MCTS bot), or the
 old generic players ``random`` and ``greedy``. ``KIND@SECONDS`` gives one entry its own time
@@ -149,7 +149,7 @@ def make_entry_player(entry: EntrySpec, budget: float | None, clock: str = "wall
         return RandomPlayer()
     if entry.kind == "greedy":
         return GreedyPlayer()
-    from triverse.ai.openspiel_bots import OpenSpielSearchPlayer
+    from triverse.arena.openspiel_bots import OpenSpielSearchPlayer
 
     return OpenSpielSearchPlayer(budget or 0.0, clock)
 
@@ -398,38 +398,6 @@ def summarize(config: ArenaConfig, outcomes: Sequence[GameOutcome], seconds: flo
 
 
 # --- running ---------------------------------------------------------------------------------
-class Progress:
-    """A progress bar on a terminal; elsewhere a line every tenth of the games."""
-
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total, self.stream = total, stream
-        self.tty = stream is not None and stream.isatty()
-        self.start = time.monotonic()
-        self.next_line = 0.1
-
-    def update(self, done: int) -> None:
-        stream = self.stream
-        if stream is None:
-            return
-        elapsed = time.monotonic() - self.start
-        eta = elapsed / done * (self.total - done) if done else 0.0
-        if self.tty:
-            width = 30
-            filled = width * done // max(self.total, 1)
-            stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                         f"{elapsed:.0f}s, about {eta:.0f}s left ")
-            stream.flush()
-        elif done >= self.next_line * self.total or done == self.total:
-            stream.write(f"{done}/{self.total} games, {elapsed:.0f}s, about {eta:.0f}s left\n")
-            stream.flush()
-            while self.next_line * self.total <= done:
-                self.next_line += 0.1
-
-    def close(self) -> None:
-        if self.tty and self.stream is not None:
-            self.stream.write("\n")
-
-
 def _outcomes(config: ArenaConfig) -> Iterator[GameOutcome]:
     tasks = [(config, index) for index in range(config.games)]
     if config.jobs <= 1:
@@ -443,7 +411,10 @@ def _outcomes(config: ArenaConfig) -> Iterator[GameOutcome]:
 
 
 def run_arena(config: ArenaConfig, progress: TextIO | None = None) -> ArenaResult:
-    """Play the arena's games (in ``config.jobs`` processes) and summarize them."""
+    """Play the arena's games (in ``config.jobs`` processes) and summarize them; show the
+    progress on ``progress`` (:class:`triverse.progress.Progress`: a bar on a terminal)."""
+    from triverse.progress import Progress
+
     if config.game not in available_games():
         raise ArenaError(f"{config.game!r} is not a built game; the games are: "
                          f"{', '.join(available_games())}")
@@ -454,12 +425,11 @@ def run_arena(config: ArenaConfig, progress: TextIO | None = None) -> ArenaResul
     config.entries()
     config.make_game()  # a bad option or player count fails here, not in a worker
     start = time.perf_counter()
-    bar = Progress(config.games, progress)
     outcomes = []
-    for outcome in _outcomes(config):
-        outcomes.append(outcome)
-        bar.update(len(outcomes))
-    bar.close()
+    with Progress(config.games, progress) as bar:
+        for outcome in _outcomes(config):
+            outcomes.append(outcome)
+            bar.update(len(outcomes))
     return summarize(config, outcomes, time.perf_counter() - start)
 
 
@@ -470,7 +440,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", default="veteran,average",
                         help="one entry per seat: novice, average, veteran, ismcts, random, "
                              "greedy; KIND@SECONDS sets one entry's time budget")
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="how many games to play")
     parser.add_argument("--seed", type=int, help="the arena's seed (fresh if omitted)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -511,7 +481,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """``python -m triverse.ai.arena GAME ...``."""
+    """``python -m triverse.arena GAME ...``."""
     parser = argparse.ArgumentParser(prog="triverse arena",
                                      description="Computer players against each other.")
     add_arguments(parser)
@@ -525,9 +495,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("\ninterrupted\n")
         return 130
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 __all__ = [

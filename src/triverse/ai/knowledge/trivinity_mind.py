@@ -14,6 +14,9 @@ the end; this one instead:
   useful cards (a starting card of its weakest resource first), cycles away tops it does not
   want, sends stack tops to Limbo only while it leads, targets the leading opponent.
 
+:class:`TrivinityMind` makes one such decision; :class:`~.trivinity.TrivinityKnowledge` uses it
+for its average level, the veteran's candidates and its simulations.
+
 >>> import random
 >>> from triverse.games.trivinity import TrivinityGame
 >>> game = TrivinityGame(2)
@@ -60,11 +63,18 @@ class TrivinityAveragePlayer(Player):
         assert isinstance(state, TrivinityState)
         me = observation.player
         assert me is not None
-        return _Mind(state, me, rng).choose()
+        return TrivinityMind(state, me, rng).choose()
 
 
-class _Mind:
-    """One decision: the state, the seat, and the valuations it needs."""
+class TrivinityMind:
+    """One decision of the average player: the state, the seat, and the valuations it needs.
+
+    >>> from triverse import load_game
+    >>> state = load_game("trivinity").new_initial_state(seed=4)
+    >>> seat = state.current_player
+    >>> state.is_legal(TrivinityMind(state, seat, random.Random(0)).choose())
+    True
+    """
 
     def __init__(self, state: TrivinityState, me: int, rng: random.Random) -> None:
         self.state = state
@@ -170,6 +180,7 @@ class _Mind:
         return all(mine > state.estimate(q) for q in range(len(state.order)) if q != self.me)
 
     def answer(self, legal: list[TrivinityAction]) -> TrivinityAction:
+        """The answer to the pending question."""
         state = self.state
         pending = state.pending
         assert pending is not None
@@ -185,40 +196,65 @@ class _Mind:
         if kind == "limbo":
             return max(options, key=lambda a: self.value(state.card(state.limbo_up[a.arg - 1])))
         if kind == "card":
-            hand = state.hands[pending.player]
-            worst = min(options, key=lambda a: self.keep_value(hand[a.arg - 1]))
-            if pending.victim >= 0 or not can_pass:
-                return worst
-            trashed = state.card(hand[worst.arg - 1])
-            step = state._pending_step(pending)
-            if trashed.tier == 0 and (trashed.worth[self.weakest] or step.refund):
-                return worst
-            return TrivinityAction("pass")
-        # A stack: the free card, take, cycle, peek, limbo or raise.
-        op = "free" if kind == "free" else state._pending_step(pending).op
+            return self.pick_card(options, can_pass)
+        return self.pick_stack(options, can_pass)
+
+    def pick_card(self, options: list[TrivinityAction], can_pass: bool) -> TrivinityAction:
+        """The hand card to discard when attacked, or to trash (only a weak starting card)."""
+        state = self.state
+        pending = state.pending
+        assert pending is not None
+        hand = state.hands[pending.player]
+        worst = min(options, key=lambda a: self.keep_value(hand[a.arg - 1]))
+        if pending.victim >= 0 or not can_pass:
+            return worst
+        trashed = state.card(hand[worst.arg - 1])
+        step = state.pending_step(pending)
+        if trashed.tier == 0 and (trashed.worth[self.weakest] or step.refund):
+            return worst
+        return TrivinityAction("pass")
+
+    def top_value(self, action: TrivinityAction) -> float:
+        """The value of the top card of the stack ``action`` names."""
+        return self.value(self.state.card(self.state.stacks[action.arg - 1][-1]))
+
+    def pick_stack(self, options: list[TrivinityAction], can_pass: bool) -> TrivinityAction:
+        """A stack: for the free card, take, cycle, peek, limbo or raise."""
+        state = self.state
+        pending = state.pending
+        assert pending is not None
+        op = "free" if pending.kind == "free" else state.pending_step(pending).op
         stacks = state.stacks
-
-        def top_value(a: TrivinityAction) -> float:
-            return self.value(state.card(stacks[a.arg - 1][-1]))
-
         if op in ("free", "take"):
-            if op == "take" and state._pending_step(pending).bottom:
+            if op == "take" and state.pending_step(pending).bottom:
                 return max(options, key=lambda a: self.value(state.card(stacks[a.arg - 1][0])))
-            return max(options, key=top_value)
+            return max(options, key=self.top_value)
         if op == "peek":
             return max(options, key=lambda a: (a.arg, len(stacks[a.arg - 1])))
         if op == "cycle":
-            worst = min(options, key=top_value)
-            if can_pass and top_value(worst) > 3.0:
+            worst = min(options, key=self.top_value)
+            if can_pass and self.top_value(worst) > 3.0:
                 return TrivinityAction("pass")
             return worst
         if op == "raise":
-            def gain(a: TrivinityAction) -> float:
-                stack = stacks[a.arg - 1]
-                return self.value(state.card(stack[0])) - self.value(state.card(stack[-1]))
-            best = max(options, key=gain)
-            return best if gain(best) > 0 or not can_pass else TrivinityAction("pass")
-        # limbo: hurry the end while leading, otherwise hold back
+            return self.pick_raise(options, can_pass)
+        return self.pick_limbo_stack(options, can_pass)
+
+    def pick_raise(self, options: list[TrivinityAction], can_pass: bool) -> TrivinityAction:
+        """The stack whose bottom card is worth most more than its top (or pass)."""
+        state = self.state
+
+        def gain(a: TrivinityAction) -> float:
+            stack = state.stacks[a.arg - 1]
+            return self.value(state.card(stack[0])) - self.value(state.card(stack[-1]))
+
+        best = max(options, key=gain)
+        return best if gain(best) > 0 or not can_pass else TrivinityAction("pass")
+
+    def pick_limbo_stack(self, options: list[TrivinityAction], can_pass: bool
+                         ) -> TrivinityAction:
+        """A stack top to send to Limbo: hurry the end while leading, otherwise hold back."""
+        stacks = self.state.stacks
         if self.leading():
             def hurry(a: TrivinityAction) -> tuple[int, int]:
                 s = a.arg - 1
@@ -227,14 +263,14 @@ class _Mind:
             return max(options, key=hurry)
         if can_pass:
             return TrivinityAction("pass")
-        return max(options, key=lambda a: (len(stacks[a.arg - 1]), -top_value(a)))
+        return max(options, key=lambda a: (len(stacks[a.arg - 1]), -self.top_value(a)))
 
     def pick_resource(self, options: list[TrivinityAction]) -> TrivinityAction:
         """The resource that lets the pool buy the most valuable card (else a focus one)."""
         state = self.state
         pending = state.pending
         assert pending is not None
-        n = state._pending_step(pending).n
+        n = state.pending_step(pending).n
         best = max(options, key=lambda a: (a.arg in self.focus, -a.arg))
         best_value = 0.0
         for action in options:
@@ -246,3 +282,6 @@ class _Mind:
                     if value > best_value:
                         best, best_value = action, value
         return best
+
+
+__all__ = ["TrivinityAveragePlayer", "TrivinityMind", "effect_value"]

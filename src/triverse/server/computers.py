@@ -1,0 +1,153 @@
+"""Computer players: one asyncio task per match while a computer seat is to move.
+
+The task waits ``bot_delay``, asks the worker pool (:class:`~triverse.server.bots.BotPool`)
+for the seat's move from its observation alone, and plays it through the referee like any
+human's move (same checks, same lock), then loops while a computer is to move. A computer that
+fails, or picks something unplayable, is replaced for that move by a random legal action seeded
+from the match, so that a game never stalls. At start-up :meth:`ComputerPlayers.resume`
+restarts the tasks of every match where a computer is to move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from triverse.core.errors import TriverseError
+from triverse.core.rng import derive
+from triverse.server.bots import BotPool
+from triverse.server.clocks import TurnClocks
+from triverse.server.config import Settings
+from triverse.server.errors import ServerError
+from triverse.server.live import LiveMatch
+from triverse.server.matches import LiveMatches
+from triverse.server.play import Referee
+from triverse.server.repository import MatchRepository
+
+log = logging.getLogger(__name__)
+
+
+def computer_to_move(live: LiveMatch) -> int | None:
+    """The seat to move if a computer plays it and the match is not paused."""
+    seat = live.to_move
+    if seat is None or live.paused or not live.seats[seat].is_bot:
+        return None
+    return seat
+
+
+class ComputerPlayers:
+    """The tasks that play the computer seats of this process's matches."""
+
+    def __init__(
+        self, settings: Settings, bots: BotPool, matches: LiveMatches, referee: Referee,
+        clocks: TurnClocks, repository: MatchRepository,
+    ) -> None:
+        self.settings = settings
+        self.bots = bots
+        self.matches = matches
+        self.referee = referee
+        self.clocks = clocks
+        self.repository = repository
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def busy(self, match_id: str) -> bool:
+        """Whether a task plays computer seats of the match."""
+        return match_id in self._tasks
+
+    def schedule(self, live: LiveMatch) -> None:
+        """Start the match's task if a computer is to move and none runs."""
+        task = self._tasks.get(live.id)
+        if (task is not None and not task.done()) or computer_to_move(live) is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._run(live.id))
+        self._tasks[live.id] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._tasks.get(live.id) is done:
+                del self._tasks[live.id]
+
+        task.add_done_callback(forget)
+
+    async def resume(self) -> None:
+        """Start the task of every stored match where a computer is to move."""
+        ids = await self.repository.computer_to_move()
+        for match_id in ids:
+            try:
+                self.schedule(await self.matches.get(match_id))
+            except Exception:
+                log.exception("cannot resume match %s", match_id)
+        if ids:
+            log.info("resumed %d matches with a computer player to move", len(ids))
+
+    async def close(self) -> None:
+        """Cancel every task and wait for them."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    async def _run(self, match_id: str) -> None:
+        """Play the computer seats of a match for as long as one of them is to move."""
+        try:
+            while True:
+                live = await self.matches.get(match_id)
+                seat = computer_to_move(live)
+                if seat is None:
+                    return
+                if self.settings.bot_delay > 0:
+                    await asyncio.sleep(self.settings.bot_delay)
+                if computer_to_move(live) != seat:
+                    continue
+                await self._move(live, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer players of match %s stopped", match_id)
+
+    async def _move(self, live: LiveMatch, seat: int) -> None:
+        number = live.state.move_number
+        notation = await self._think(live, seat)
+        async with self.matches.hold(live):
+            if live.paused or live.state.move_number != number or live.finished:
+                return
+            action = self._playable(live, seat, notation)
+            if action is None:  # never stall a game: any legal action of the seat
+                action = derive(live.seed, "fallback", seat, number).choice(
+                    live.state.legal_action_list())
+            try:
+                await self.referee.advance(live, seat, action)
+            except ServerError:  # another process played it first
+                return
+
+    async def _think(self, live: LiveMatch, seat: int) -> str | None:
+        """The notation the seat's computer picks in the pool (``None`` if it failed)."""
+        number = live.state.move_number
+        level, think = live.seats[seat].kind, live.seats[seat].think
+        observation = live.state.observation(seat)
+        rng = derive(live.seed, "bot", seat, number)
+        try:
+            memory = live.memory_of(seat) if level == "veteran" else None
+            return await self.bots.choose(level, live.spec, observation, rng, think, memory)
+        except Exception:
+            log.exception("match %s: the %s player of seat %d failed at move %d", live.id,
+                          level, seat, number)
+            return None
+
+    def _playable(self, live: LiveMatch, seat: int, notation: str | None) -> Any | None:
+        """The action ``notation`` names, unless it does not parse or is the time-out."""
+        if notation is None:
+            return None
+        level = live.seats[seat].kind
+        try:
+            action = live.state.parse_action(notation)
+        except TriverseError as exc:
+            log.error("match %s: the %s player of seat %d chose %r: %s", live.id,
+                      level, seat, notation, exc)
+            return None
+        if self.clocks.is_time_out(live, action):
+            log.error("match %s: the %s player of seat %d chose the time-out", live.id,
+                      level, seat)
+            return None
+        return action

@@ -1,0 +1,306 @@
+"""The matches in the database: every SQL statement the server runs, and nothing else.
+
+:class:`MatchRepository` owns the SQLAlchemy engine. Its methods are coroutines that run their
+blocking work off the event loop (in asyncio's default thread pool, or in one thread of its own
+for an in-memory SQLite database, which is a single connection). It knows rows and the plain
+values of a match (:class:`StoredMatch`), not the rules of any game: replaying moves is the
+live matches' job (:mod:`triverse.server.matches`).
+
+Storing a move is guarded: ``UPDATE matches ... WHERE move_count = n`` and the primary key of
+``moves`` make sure only one process stores move ``n`` of a match; the loser gets
+:class:`MoveConflict`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from triverse.core.game import State
+from triverse.server.db import MatchRow, MoveRow, SeatRow, make_engine, migrate
+from triverse.server.deadlines import Pending
+from triverse.server.live import LiveMatch, SeatInfo
+
+T = TypeVar("T")
+
+StoredMove = tuple[int, int, str]
+"""A stored move: its number, the seat that played it, its notation."""
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes; they are UTC.
+
+    >>> aware(datetime(2026, 12, 1, 9, 0)).isoformat()
+    '2026-12-01T09:00:00+00:00'
+    """
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class MoveConflict(Exception):
+    """Another process stored this move number first."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match as the database holds it: what its game is set up from, and its moves."""
+
+    id: str
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    seed: int
+    mode: str
+    paused: bool
+    created_at: datetime
+    deadline: datetime | None
+    seats: tuple[SeatInfo, ...]
+    moves: list[StoredMove]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What may have changed in a match since a process last looked: the pause flag, the
+    current turn's deadline, and the moves from the number it knew."""
+
+    paused: bool
+    deadline: datetime | None
+    moves: list[StoredMove]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat a token opens, its match, and every seat of that match (rows, detached)."""
+
+    seat: SeatRow
+    match: MatchRow
+    everyone: list[SeatRow]
+
+
+class MatchRepository:
+    """The server's database (see the module)."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # An in-memory SQLite database is one connection: use it from one thread only.
+        self._thread = (ThreadPoolExecutor(1, thread_name_prefix="triverse-db")
+                        if isinstance(self.engine.pool, StaticPool) else None)
+
+    def migrate(self) -> None:
+        """Create or upgrade the tables (blocking; called once at start-up)."""
+        migrate(self.engine)
+
+    def close(self) -> None:
+        """Wait for the database thread (if any) and close the connections."""
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+        self.engine.dispose()
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a blocking database function off the event loop."""
+        if self._thread is None:
+            return await asyncio.to_thread(function, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
+
+    # --- writing ---------------------------------------------------------------------------
+    async def insert(self, live: LiveMatch) -> None:
+        """Store a new match and its seats (no moves yet)."""
+        await self.run(self._insert, live)
+
+    def _insert(self, live: LiveMatch) -> None:
+        with self._sessions.begin() as session:
+            session.add(MatchRow(
+                id=live.id, game=live.game_name, num_players=live.game.num_players,
+                options=dict(live.game.options), seed=live.seed, mode=live.mode,
+                status="finished" if live.finished else "active", paused=False, move_count=0,
+                to_move=live.to_move, result=None, created_at=live.created_at,
+                updated_at=live.created_at, finished_at=None, deadline=live.deadline,
+            ))
+            session.flush()
+            for seat in live.seats:
+                session.add(SeatRow(match_id=live.id, seat=seat.seat, kind=seat.kind,
+                                    name=seat.name, token_hash=seat.token_hash,
+                                    think=seat.think))
+
+    async def store_move(
+        self, match_id: str, number: int, seat: int, action: str, after: State[Any],
+        now: datetime, deadline: datetime | None,
+    ) -> None:
+        """Store move ``number`` and the match's summary after it (``after``: the state it
+        led to; ``deadline``: the next turn's); :class:`MoveConflict` if it is taken."""
+        await self.run(self._store_move, match_id, number, seat, action, after, now, deadline)
+
+    def _store_move(
+        self, match_id: str, number: int, seat: int, action: str, after: State[Any],
+        now: datetime, deadline: datetime | None,
+    ) -> None:
+        finished = after.is_terminal()
+        try:
+            with self._sessions.begin() as session:
+                done = session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == match_id, MatchRow.move_count == number)
+                    .values(move_count=number + 1,
+                            to_move=None if finished else after.current_player,
+                            status="finished" if finished else "active",
+                            result=after.result().to_json() if finished else None,
+                            finished_at=now if finished else None, updated_at=now,
+                            deadline=deadline)
+                )
+                if getattr(done, "rowcount", 1) != 1:
+                    raise MoveConflict
+                session.add(MoveRow(match_id=match_id, number=number, seat=seat, action=action,
+                                    created_at=now))
+        except IntegrityError:
+            raise MoveConflict from None
+
+    async def set_paused(self, match_id: str, paused: bool, now: datetime) -> None:
+        """Set the match's pause flag."""
+        await self.run(self._set_paused, match_id, paused, now)
+
+    def _set_paused(self, match_id: str, paused: bool, now: datetime) -> None:
+        with self._sessions.begin() as session:
+            session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                            .values(paused=paused, updated_at=now))
+
+    async def set_deadline(self, match_id: str, number: int, deadline: datetime) -> bool:
+        """Give the turn at ``number`` its first deadline; whether it was still without one
+        (and still that turn)."""
+        return await self.run(self._set_deadline, match_id, number, deadline)
+
+    def _set_deadline(self, match_id: str, number: int, deadline: datetime) -> bool:
+        with self._sessions.begin() as session:
+            done = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.move_count == number,
+                       MatchRow.deadline.is_(None))
+                .values(deadline=deadline)
+            )
+            return bool(getattr(done, "rowcount", 1) == 1)
+
+    # --- reading ---------------------------------------------------------------------------
+    async def load(self, match_id: str) -> StoredMatch | None:
+        """The match with its seats and moves, ``None`` if there is none."""
+        return await self.run(self._load, match_id)
+
+    def _load(self, match_id: str) -> StoredMatch | None:
+        with self._sessions() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return None
+            seats = tuple(
+                SeatInfo(s.seat, s.kind, s.name, s.token_hash, s.think) for s in session.execute(
+                    select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
+                ).scalars())
+            moves = [(m.number, m.seat, m.action) for m in session.execute(
+                select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.number)
+            ).scalars()]
+            return StoredMatch(
+                id=row.id, game=row.game, num_players=row.num_players, options=row.options,
+                seed=row.seed, mode=row.mode, paused=row.paused,
+                created_at=aware(row.created_at),
+                deadline=None if row.deadline is None else aware(row.deadline),
+                seats=seats, moves=moves,
+            )
+
+    async def status(self, match_id: str, known: int) -> Status:
+        """The pause flag, the deadline, and the moves from number ``known`` on."""
+        return await self.run(self._status, match_id, known)
+
+    def _status(self, match_id: str, known: int) -> Status:
+        with self._sessions() as session:
+            row = session.execute(
+                select(MatchRow.paused, MatchRow.move_count, MatchRow.deadline)
+                .where(MatchRow.id == match_id)
+            ).one()
+            moves: list[StoredMove] = []
+            if row.move_count > known:
+                moves = [(m.number, m.seat, m.action) for m in session.execute(
+                    select(MoveRow).where(MoveRow.match_id == match_id,
+                                          MoveRow.number >= known).order_by(MoveRow.number)
+                ).scalars()]
+            deadline = None if row.deadline is None else aware(row.deadline)
+            return Status(bool(row.paused), deadline, moves)
+
+    async def computer_to_move(self) -> list[str]:
+        """The active, unpaused matches whose seat to move is a computer's."""
+        return await self.run(self._computer_to_move)
+
+    def _computer_to_move(self) -> list[str]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(MatchRow.id)
+                .join(SeatRow, (SeatRow.match_id == MatchRow.id)
+                      & (SeatRow.seat == MatchRow.to_move))
+                .where(MatchRow.status == "active", MatchRow.paused.is_(False),
+                       SeatRow.kind != "human")
+            ).scalars().all()
+            return list(rows)
+
+    async def pending_deadlines(self) -> list[Pending]:
+        """Every active match's current turn deadline, where one runs."""
+        return await self.run(self._pending_deadlines)
+
+    def _pending_deadlines(self) -> list[Pending]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.move_count, MatchRow.deadline)
+                .where(MatchRow.status == "active", MatchRow.deadline.is_not(None))
+            ).all()
+            return [(row.id, row.move_count, aware(row.deadline)) for row in rows]
+
+    async def clockless(self) -> list[str]:
+        """The active matches with a positive ``time_limit`` option whose human turn has no
+        deadline (stored before the server kept deadlines)."""
+        return await self.run(self._clockless)
+
+    def _clockless(self) -> list[str]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.options)
+                .join(SeatRow, (SeatRow.match_id == MatchRow.id)
+                      & (SeatRow.seat == MatchRow.to_move))
+                .where(MatchRow.status == "active", MatchRow.deadline.is_(None),
+                       SeatRow.kind == "human")
+            ).all()
+            out = []
+            for row in rows:
+                limit = row.options.get("time_limit") if isinstance(row.options, dict) else None
+                if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+                    out.append(row.id)
+            return out
+
+    async def held_seats(self, token_hashes: Sequence[str]) -> list[HeldSeat]:
+        """The seats whose token hashes are given, most recently active match first."""
+        return await self.run(self._held_seats, token_hashes)
+
+    def _held_seats(self, token_hashes: Sequence[str]) -> list[HeldSeat]:
+        with self._sessions() as session:
+            mine = session.execute(
+                select(SeatRow, MatchRow).join(MatchRow, MatchRow.id == SeatRow.match_id)
+                .where(SeatRow.token_hash.in_(list(token_hashes)))
+                .order_by(MatchRow.updated_at.desc(), MatchRow.id, SeatRow.seat)
+            ).all()
+            ids = sorted({match.id for _, match in mine})
+            everyone: Mapping[str, list[SeatRow]] = {}
+            if ids:
+                everyone = _group(session.execute(
+                    select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)
+                ).scalars())
+            return [HeldSeat(seat, match, everyone.get(match.id, [])) for seat, match in mine]
+
+
+def _group(seats: Any) -> dict[str, list[SeatRow]]:
+    out: dict[str, list[SeatRow]] = {}
+    for seat in seats:
+        out.setdefault(seat.match_id, []).append(seat)
+    return out

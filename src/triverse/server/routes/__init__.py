@@ -1,0 +1,25 @@
+"""The HTTP and websocket routes, one :class:`fastapi.APIRouter` per area.
+
+- :mod:`.games`: the server's health, the lobby (games, levels, modes) and a game's data;
+- :mod:`.matches`: creating a match, a seat's view, "my games";
+- :mod:`.play`: actions, previews, pause, and the match websocket;
+- :mod:`.advice`: the veteran's hints and reviews;
+- :mod:`.records`: finished games' records and replays;
+- :mod:`.pages`: the web UI's pages and static files.
+
+Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
+and the seat token through one dependency (:data:`.deps.SeatToken`).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from triverse.server.routes import advice, games, matches, play, records
+
+API_ROUTERS: tuple[APIRouter, ...] = (
+    games.router, matches.router, play.router, advice.router, records.router,
+)
+"""The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
+
+__all__ = ["API_ROUTERS"]

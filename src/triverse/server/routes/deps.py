@@ -1,0 +1,48 @@
+"""What the routes share: the service, the seat token and the log limit, as dependencies.
+
+The seat token is read in one place: the ``X-Seat-Token`` header, else the ``token`` query
+parameter (for clients that cannot set headers); ``None`` without either.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Header, Query
+from starlette.requests import HTTPConnection
+
+from triverse.server.schemas import ErrorAnswer
+from triverse.server.service import MatchService
+
+TOKEN_HEADER = "X-Seat-Token"
+"""The header that carries a seat token."""
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer} for status in (400, 401, 403, 404, 409, 422)
+}
+"""The error answers a route may give, for the OpenAPI documentation."""
+
+
+def service_of(connection: HTTPConnection) -> MatchService:
+    """The application's match service."""
+    service: MatchService = connection.app.state.service
+    return service
+
+
+def seat_token(
+    header: Annotated[str | None, Header(alias=TOKEN_HEADER,
+                                         description="the seat's token")] = None,
+    query: Annotated[str | None, Query(alias="token",
+                                       description="the seat's token (prefer the header)")] = None,
+) -> str | None:
+    """The seat token of a request: the header's, else the query string's."""
+    return header or query
+
+
+Service = Annotated[MatchService, Depends(service_of)]
+"""The match service, as a route parameter."""
+SeatToken = Annotated[str | None, Depends(seat_token)]
+"""The request's seat token (``None``: none given), as a route parameter."""
+LogLimit = Annotated[int | None, Query(alias="log", ge=0,
+                                       description="only the last so many log entries")]
+"""``?log=N``: only the last N log entries of a view."""

@@ -1,0 +1,24 @@
+// Trinity in the browser: the tile games' view (games/tiles.js) and Trinity's entry, which the
+// lobby and the table load through the server's GET /api/games (`view` of its plugin).
+// docs/web.md, "Adding a game's UI", describes the three exports.
+import { tileEntry } from "./tiles.js";
+
+export { createView } from "./tiles.js";
+
+export const ui = {
+  ...tileEntry,
+  optionLabels: { ...tileEntry.optionLabels, rounds: "Number of rounds" },
+  targetText: () => "",
+  // The seed: "At any point during a game (except in a tiebreaker round) you can save your
+  // game." The engine will expose the tiebreaker in its observation; both spellings are read.
+  saveRefusal(view) {
+    const obs = view.observation || {};
+    if (obs.tiebreaker || obs.in_tiebreaker || obs.tiebreak) {
+      return "Saving is not allowed during a tiebreaker round.";
+    }
+    return null;
+  },
+};
+
+/** The lobby card: four triangles of a hexagon's half. */
+export const art = '<polygon points="16,6 44,6 30,30" class="art-b"/><polygon points="30,30 44,6 58,30" class="art-a"/><polygon points="2,30 16,6 30,30" class="art-a"/><polygon points="16,54 30,30 44,54" class="art-b" transform="translate(0,-4)"/>';
