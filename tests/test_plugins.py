@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import triverse
 from triverse.core.errors import OptionError
 from triverse.core.plugins import GamePlugin, available_games, game_class, plugin, plugins
 from triverse.core.records import Record, replay
@@ -67,7 +68,8 @@ def test_an_entry_point_that_is_no_plugin_is_a_clear_error(
 
 # --- the outside game, played everywhere ---------------------------------------------------------
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGIN_SITE), str(TESTS)]))
+    here = str(Path(triverse.__file__).resolve().parents[1])  # this triverse, not another
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGIN_SITE), str(TESTS), here]))
     return subprocess.run([sys.executable, "-m", "triverse.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
 
