@@ -1,6 +1,6 @@
 """The games the adapter conformance tests run on: every available game, plus the toy game.
 
-A game added to the catalogue is covered with no new code. ``SIM_OPTIONS`` may give a game
+An installed game plugin is covered with no new code. ``SIM_OPTIONS`` may give a game
 options that shorten its games for the conformance runs; its default options are run too, over
 fewer games.
 """

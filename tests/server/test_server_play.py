@@ -12,7 +12,7 @@ from server_helpers import act, auth, create, play_to_end, tokens_of, view, wait
 from triverse.core.records import Record, replay
 
 
-def test_games_lists_the_catalogue(client: TestClient) -> None:
+def test_games_lists_the_installed_games(client: TestClient) -> None:
     answer = client.get("/api/games").json()
     names = [g["name"] for g in answer["games"]]
     assert names == ["trinity", "triangles", "trivinity", "trident", "triominoes"]
