@@ -1,18 +1,29 @@
-"""Web page weight: the bytes of every asset of the lobby and of a table page, found statically.
+"""Web page weight: what the lobby and a table of each game load, found statically.
 
     python benchmarks/web_weight.py
     python benchmarks/web_weight.py --write docs/performance.md
 
 It starts the real server (as ``ws_load.py`` does: a subprocess on a free 127.0.0.1 port, a
-temporary SQLite file), creates a hot-seat match for a ``/play/{id}`` address, and for ``/`` and
+temporary SQLite file), reads ``GET /api/games``, creates a hot-seat match of each game that has
+a browser module (its ``view``) for a ``/play/{id}`` address, and for ``/`` and each
 ``/play/{id}`` fetches ``index.html``, follows its ``<script src>`` and ``<link href>`` (style
-sheet, icon, module preloads), CSS ``@import``/``url()``, and the ES module graph: every static
-``import``/``export ... from``, and of the dynamic ``import()``s only those made for that
-address (``lobby.js`` for the lobby; ``table.js`` and the Tri-ominoes board module
-``games/tiles.js`` for a table; the others are listed as not loaded). Bytes are the bodies as
-served (the server does not compress); gzip level 6 shows what compression would save. The
-first data each page needs is measured too: ``/api/games`` for the lobby, the first view over
-the websocket for a table.
+sheet, icon, module preloads), CSS ``@import``/``url()``, and the ES module graph, as the page
+loads it:
+
+- every static ``import``/``export ... from``;
+- the page's module, which ``main.js`` imports by ``location.pathname`` (``lobby.js`` for the
+  lobby, ``table.js`` for a table: ``ROUTES``);
+- the games' modules, which ``games.js`` imports by the URL ``GET /api/games`` gives (``import
+  (game.view)``, which no static reading finds): every game's at the lobby, for its entry and
+  its art, only the table's own game's at a table;
+- at a table, the dynamic ``import()``s of its game's module and of what that imports: its view
+  (``loadView``), with the style sheets a module links by a literal ``/css/….css`` address.
+
+The other dynamic imports are listed as not loaded. Bytes are the bodies as served (the server
+does not compress); gzip level 6 shows what compression would save. The first data each page
+needs is measured too: ``/api/games`` for the lobby; for a table ``/api/games`` (the game's
+``view``), the first view over the websocket and any ``fetch`` of a literal ``/api/`` address in
+its modules (Trivinity's card table).
 
 Time to interactive needs a browser: ``docs/web.md`` has the Playwright figures, and
 ``--write`` copies its "Page weight and time to interactive" section next to these figures,
@@ -48,16 +59,17 @@ WEB_SECTION = "## Page weight and time to interactive"
 PLAYWRIGHT_COMMAND = (".venv/bin/pytest tests/web/test_web_controls.py::"
                       "test_page_weight_and_time_to_interactive")
 
-ROUTE_MODULES = {"lobby": {"/js/lobby.js"}, "table": {"/js/table.js", "/js/games/tiles.js"}}
-"""The dynamic imports each page makes: ``main.js`` picks the page's module by
-``location.pathname``, and ``games.js`` the board module of the game's kind (``tiles.js`` for
-Tri-ominoes, the table measured here). A path listed here that the crawl never meets is
-reported: the UI's modules have changed, and this map with them."""
+ROUTES = {"lobby": "/js/lobby.js", "table": "/js/table.js"}
+"""The page module ``main.js`` imports for each kind of address (``location.pathname``). A path
+listed here that the crawl never meets is reported: the UI's modules have changed, and this
+map with them."""
 
 _STATIC_IMPORT = re.compile(
     r"""(?:^|[;\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']""", re.M)
 _DYNAMIC_IMPORT = re.compile(r"""\bimport\s*\(\s*["']([^"']+)["']\s*\)""")
 _CSS_URL = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)|url\(\s*["']?([^"')]+)""")
+_CSS_LITERAL = re.compile(r"""["'](/[^"'\s]+\.css)["']""")
+_API_FETCH = re.compile(r"""\bfetch\s*\(\s*["'](/api/[^"']+)["']\s*\)""")
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
 
@@ -97,6 +109,18 @@ def css_urls(source: str) -> list[str]:
     return [a or b for a, b in _CSS_URL.findall(code) if not (a or b).startswith("data:")]
 
 
+def js_links(source: str) -> tuple[list[str], list[str]]:
+    """The style sheets an ES module links (literal ``/….css`` addresses) and the ``/api/``
+    addresses it fetches by a literal.
+
+    >>> js_links('h("link", { href: "/css/x.css" });\\nfetch("/api/games/x/data");\\n'
+    ...          'fetch(`/api/matches/${id}`);\\n// fetch("/api/old")')
+    (['/css/x.css'], ['/api/games/x/data'])
+    """
+    code = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", source))
+    return sorted(set(_CSS_LITERAL.findall(code))), sorted(set(_API_FETCH.findall(code)))
+
+
 @dataclass
 class Asset:
     path: str
@@ -109,14 +133,29 @@ class Asset:
 
 
 @dataclass
+class Source:
+    """A fetched file and the addresses (absolute URLs) it leads to."""
+
+    asset: Asset
+    static: list[str]
+    """Loaded with it: static imports, an HTML page's links, a style sheet's ``url()``s."""
+    dynamic: list[str]
+    """Its dynamic ``import()``s of a literal address."""
+    linked: list[str]
+    """The style sheets a module links by a literal address (when its code runs)."""
+    fetches: list[str]
+    """The ``/api/`` addresses a module fetches by a literal."""
+
+
+@dataclass
 class Page:
     name: str
     address: str
     assets: list[Asset] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
-    data_label: str = ""
-    data_bytes: int = 0
+    data: list[tuple[str, int]] = field(default_factory=list)
+    fetches: list[str] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -133,8 +172,12 @@ class Page:
         names = {"html": "HTML", "css": "CSS", "js": "modules", "icon": "icon"}
         parts = [f"{n} {names.get(k, k)}" if k == "js" else
                  (names.get(k, k) if n == 1 else f"{n} {names.get(k, k)}")
-                 for k, n in kinds.items()]
+                 for k, n in sorted(kinds.items(), key=lambda kn: _KIND_ORDER.index(kn[0])
+                                    if kn[0] in _KIND_ORDER else len(_KIND_ORDER))]
         return f"{len(self.assets)} ({', '.join(parts)})"
+
+
+_KIND_ORDER = ["html", "icon", "css", "js"]
 
 
 def _kind(path: str, content_type: str) -> str:
@@ -149,53 +192,90 @@ def _kind(path: str, content_type: str) -> str:
     return content_type.split(";")[0] or "other"
 
 
-def crawl(http: httpx.Client, name: str, address: str) -> Page:
-    """Every asset a browser loads for ``address``, found statically."""
-    page = Page(name, address)
-    seen: set[str] = set()
-    todo: list[tuple[str, bool]] = [(address, True)]
-    while todo:
-        url, is_document = todo.pop(0)
+class Fetcher:
+    """Fetches each file once and reads what it leads to."""
+
+    def __init__(self, http: httpx.Client) -> None:
+        self.http = http
+        self.files: dict[str, Source] = {}
+
+    def get(self, url: str, document: bool = False) -> Source:
+        """The file at ``url`` (an absolute URL): ``document`` is a page's HTML."""
         path = urlsplit(url).path
-        if path in seen:
-            continue
-        seen.add(path)
-        answer = http.get(url)
+        if path in self.files and not document:
+            return self.files[path]
+        answer = self.http.get(url)
         answer.raise_for_status()
         body = answer.content
         content_type = answer.headers.get("content-type", "")
-        kind = "html" if is_document else _kind(path, content_type)
+        kind = "html" if document else _kind(path, content_type)
         etag = answer.headers.get("etag")
-        revalidates = etag is not None and http.get(
+        revalidates = etag is not None and self.http.get(
             url, headers={"If-None-Match": etag}).status_code == 304
-        page.assets.append(Asset(path, kind, len(body), len(gzip.compress(body, 6)),
-                                 answer.headers.get("cache-control", "none"), revalidates))
+        asset = Asset(path, kind, len(body), len(gzip.compress(body, 6)),
+                      answer.headers.get("cache-control", "none"), revalidates)
         text = body.decode("utf-8", errors="replace")
-        found: list[str] = []
+        static: list[str] = []
+        dynamic: list[str] = []
+        linked: list[str] = []
+        fetches: list[str] = []
         if kind == "html":
             parser = _Links()
             parser.feed(text)
-            found = parser.found
+            static = parser.found
         elif kind == "css":
-            found = css_urls(text)
+            static = css_urls(text)
         elif kind == "js":
             static, dynamic = js_imports(text)
-            found = list(static)
-            for spec in dynamic:
-                target = urlsplit(urljoin(url, spec)).path
-                if target in ROUTE_MODULES[name]:
-                    found.append(spec)
-                else:
-                    page.skipped.append(target)
-        todo += [(urljoin(url, link), False) for link in found]
-    page.missing = sorted(ROUTE_MODULES[name] - seen)
-    page.skipped = sorted(set(page.skipped) - seen)
+            linked, fetches = js_links(text)
+        source = Source(asset, *([urljoin(url, link) for link in links]
+                                 for links in (static, dynamic, linked, fetches)))
+        if not document:
+            self.files[path] = source
+        return source
+
+
+def crawl(fetcher: Fetcher, name: str, address: str, route: str, games: Sequence[str],
+          table: bool) -> Page:
+    """Every asset a browser loads for ``address``, found statically: ``index.html`` and what
+    it loads, the page's module ``route`` (``main.js`` imports it), and the games' modules
+    ``games`` (``games.js`` imports them); at a ``table``, also the dynamic imports of the
+    game's modules and the style sheets they link."""
+    page = Page(name, address)
+    loaded: dict[str, Source] = {}
+
+    def visit(url: str, *, document: bool = False, game: bool = False) -> None:
+        todo = [url]
+        while todo:
+            current = todo.pop(0)
+            path = urlsplit(current).path
+            if path in loaded:
+                continue
+            source = fetcher.get(current, document=document and current == url)
+            loaded[path] = source
+            todo += source.static
+            if game:
+                todo += source.dynamic + source.linked
+
+    visit(address, document=True)
+    imported = {urlsplit(d).path for s in loaded.values() for d in s.dynamic}
+    if urlsplit(route).path in imported:
+        visit(route)
+    else:
+        page.missing.append(urlsplit(route).path)
+    for view in games:
+        visit(view, game=table)
+    page.assets = [s.asset for s in loaded.values()]
+    page.skipped = sorted({urlsplit(d).path for s in loaded.values() for d in s.dynamic}
+                          - set(loaded))
+    page.fetches = sorted({urlsplit(f).path for s in loaded.values() for f in s.fetches})
     return page
 
 
 async def first_view_bytes(ws_base: str, match_id: str, token: str) -> int:
     """The size of the first view a table page receives (``hello`` with the UI's ``log``)."""
-    async with connect(f"{ws_base}/ws/matches/{match_id}", ping_interval=None) as ws:
+    async with connect(f"{ws_base}/ws/matches/{match_id}", ping_interval=None,
+                       max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "log": UI_LOG}))
         while True:
             raw = await asyncio.wait_for(ws.recv(), 30)
@@ -205,21 +285,36 @@ async def first_view_bytes(ws_base: str, match_id: str, token: str) -> int:
 
 
 def measure(server: Server) -> list[Page]:
-    with httpx.Client(base_url=server.base, timeout=30) as http:
-        created = http.post("/api/matches", json={
-            "game": "triominoes", "mode": "hotseat", "seed": 17,
-            "seats": [{"kind": "human"}, {"kind": "human"}]})
-        created.raise_for_status()
-        match = created.json()
-        lobby = crawl(http, "lobby", server.base + "/")
-        lobby.data_label, lobby.data_bytes = "`GET /api/games`", len(
-            http.get("/api/games").content)
-        table = crawl(http, "table", f"{server.base}/play/{match['match_id']}")
-    seat = match["seats"][0]
-    table.data_label = "a new match's first view, over the websocket"
-    table.data_bytes = asyncio.run(first_view_bytes(server.ws_base, match["match_id"],
-                                                    seat["token"]))
-    return [lobby, table]
+    """The lobby, then a table of each game with a browser module (in the API's order)."""
+    base = server.base
+    with httpx.Client(base_url=base, timeout=30) as http:
+        fetcher = Fetcher(http)
+        catalogue = http.get("/api/games")
+        catalogue.raise_for_status()
+        api_games = ("`GET /api/games`", len(catalogue.content))
+        games = [g for g in catalogue.json()["games"] if g.get("available") and g.get("view")]
+        views = {g["name"]: urljoin(base + "/", g["view"]) for g in games}
+        lobby = crawl(fetcher, "lobby", base + "/", urljoin(base, ROUTES["lobby"]),
+                      list(views.values()), table=False)
+        lobby.data = [api_games]
+        pages = [lobby]
+        for game in games:
+            created = http.post("/api/matches", json={
+                "game": game["name"], "mode": "hotseat", "seed": 17,
+                "seats": [{"kind": "human"}] * game["default_players"]})
+            created.raise_for_status()
+            match = created.json()
+            page = crawl(fetcher, game["title"], f"{base}/play/{match['match_id']}",
+                         urljoin(base, ROUTES["table"]), [views[game["name"]]], table=True)
+            first = asyncio.run(first_view_bytes(server.ws_base, match["match_id"],
+                                                 match["seats"][0]["token"]))
+            page.data = [api_games, ("the first view, over the websocket", first)]
+            for path in page.fetches:
+                answer = http.get(path)
+                answer.raise_for_status()
+                page.data.append((f"`GET {path}`", len(answer.content)))
+            pages.append(page)
+    return pages
 
 
 def web_md_section(path: Path = WEB_DOC) -> str | None:
@@ -240,24 +335,30 @@ def report(pages: Sequence[Page], command: str) -> str:
     lines = [
         f"Page weight measured by `{command}` on {when}, against the real server on "
         "loopback: `index.html` is fetched and its `<script type=module>`, `<link>`s and the "
-        "ES module import graph followed statically (static imports, plus the dynamic "
-        "imports made for that address: `main.js` picks the page's module, `games.js` the "
-        "board of the game, Tri-ominoes here). Bytes as served: the server does not "
-        "compress; *gzip* is what gzip -6 would send.",
+        "ES module import graph followed statically, as the page loads it: static imports; "
+        "the page's module, which `main.js` imports by the address (`lobby.js`, `table.js`); "
+        "the games' modules, which `games.js` imports by the `view` of `GET /api/games` "
+        "(every game's at the lobby, for its entry and art; the table's own game's at a "
+        "table); and at a table the dynamic imports of that game's modules (its view) with "
+        "the style sheets they link. A table is a new hot-seat match of the game. Bytes as "
+        "served: the server does not compress; *gzip* is what gzip -6 would send.",
         "",
-        "| page | files | bytes | gzip | first data it needs |",
+        "| page | files | bytes | gzip | first data it needs, bytes |",
         "|---|---|---|---|---|",
     ]
     for page in pages:
-        address = "/" if page.name == "lobby" else "/play/{id}"
-        lines.append(f"| {page.name} (`{address}`) | {page.files()} | {page.size:,} | "
-                     f"{page.gzipped:,} | {page.data_label}: {page.data_bytes:,} |")
+        label = "lobby (`/`)" if page.name == "lobby" else f"{page.name} table (`/play/{{id}}`)"
+        data = "; ".join(f"{what}: {size:,}" for what, size in page.data)
+        lines.append(f"| {label} | {page.files()} | {page.size:,} | {page.gzipped:,} | "
+                     f"{data} |")
     lines.append("")
     for page in pages:
+        label = "lobby" if page.name == "lobby" else f"{page.name} table"
         modules = ", ".join(a.path.removeprefix("/js/") for a in page.assets if a.kind == "js")
+        sheets = ", ".join(a.path for a in page.assets if a.kind == "css")
         skipped = ", ".join(sorted({s.removeprefix("/js/") for s in page.skipped}))
-        lines.append(f"- {page.name}: {modules}" + (f" (not loaded: {skipped})"
-                                                    if skipped else ""))
+        lines.append(f"- {label}: {modules}; style sheets {sheets}"
+                     + (f" (not loaded: {skipped})" if skipped else ""))
     assets = {a.path: a for p in pages for a in p.assets}
     html = [a for a in assets.values() if a.kind == "html"]
     others = [a for a in assets.values() if a.kind != "html"]
@@ -302,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for page in pages:
         if page.missing:
             print(f"warning: the {page.name} page never imports {', '.join(page.missing)}: "
-                  "update ROUTE_MODULES", file=sys.stderr)
+                  "update ROUTES", file=sys.stderr)
     shown = sys.argv[1:] if argv is None else list(argv)
     text = report(pages, " ".join(["python benchmarks/web_weight.py", *shown]))
     print(text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from web_helpers import (
@@ -262,6 +263,7 @@ def test_page_weight_and_time_to_interactive(server: LiveServer, new_page: Any) 
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='true']")
     lobby = resource_bytes(page)
+    lobby_paths = resource_paths(page)
     mid = start_game(page, server.base, "triominoes", "computer", ["human", "average"], seed=17)
     link = page.url
     page2 = new_page()
@@ -280,6 +282,18 @@ def test_page_weight_and_time_to_interactive(server: LiveServer, new_page: Any) 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "metrics.json").write_text(json.dumps(metrics, indent=1))
     assert board["assets"] < 200_000 and tti < 5_000
+    # The lobby loads every game's module (its entry and art), and the tile games' view, the
+    # bulk of their code, only at their tables.
+    views = {declared.view for declared in plugins().values() if declared.view}
+    assert views <= lobby_paths and lobby["assets"] < 120_000
+    view = "/js/games/tiles-view.js"
+    assert view not in lobby_paths and view in resource_paths(page2)
+
+
+def resource_paths(page: Any) -> set[str]:
+    """The paths of the files a page has loaded (the Performance API's resources)."""
+    names = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    return {urlsplit(name).path for name in names}
 
 
 def resource_bytes(page: Any) -> dict[str, int]:

@@ -8,8 +8,13 @@
 //   ui          its entry: the fields of `defaults` it changes, and `kind` (the view's family,
 //               the table's data-kind: games sharing one view share it);
 //   art         its lobby card's picture: SVG markup in a 60 x 52 viewBox;
-//   createView  createView(table, host): the view of the board and the tray (or a promise
-//               of it), docs/web.md's interface.
+//   loadView    loadView(): a promise of the module of its view (a dynamic import()), whose
+//               createView(table, host) makes the view of the board and the tray (or a promise
+//               of it), docs/web.md's interface; or, for a view small enough to come with the
+//               entry,
+//   createView  itself.
+// The lobby loads every game's module, for its entry and art; the view's module (the bulk of a
+// game's code) loads only at the game's tables (loadView here).
 //
 // The lobby offers "New game" for a game the server has an engine for (`available`) whose
 // module loaded; a game without a `view` (null) is played in the terminal or through the API.
@@ -72,18 +77,40 @@ const modules = new Map();   // view URL -> promise of the module
 const entries = new Map();   // game name -> promise of its entry (null: no table here)
 const ready = new Map();     // game name -> its entry, once loaded
 const failed = new Map();    // game name -> why its module did not load
+const views = new Map();     // game name -> promise of its view's createView
+const loaded = new Map();    // game name -> its module, once loaded
+
+/** The createView of a game's module: its own, or that of the module its loadView imports
+ * (once; again after a failure). */
+function viewOf(name, module) {
+  if (typeof module.loadView !== "function") return Promise.resolve(module.createView);
+  if (!views.has(name)) {
+    views.set(name, Promise.resolve().then(() => module.loadView()).then((view) => {
+      if (!view || typeof view.createView !== "function") {
+        throw new Error(`the view of ${name} exports no createView`);
+      }
+      return view.createView;
+    }).catch((err) => {
+      views.delete(name);
+      throw err;
+    }));
+  }
+  return views.get(name);
+}
 
 /** The entry of a game from its GET /api/games description and its module. */
 function entryOf(game, module) {
-  if (!module.ui || typeof module.createView !== "function") {
-    throw new Error(`${game.view} exports no ui and createView`);
+  if (!module.ui || (typeof module.createView !== "function"
+                     && typeof module.loadView !== "function")) {
+    throw new Error(`${game.view} exports no ui and createView or loadView`);
   }
   return {
     ...defaults, ...module.ui,
     name: game.name, title: game.title, rules: game.rules,
     kind: module.ui.kind || game.name,
     art: module.art || DEFAULT_ART,
-    createView: module.createView,
+    // The view's module is imported on the first call, unless loadView(name) did already.
+    createView: async (table, host) => (await viewOf(game.name, module))(table, host),
   };
 }
 
@@ -92,7 +119,11 @@ function loadGame(game) {
   if (!game.available || !game.view) return Promise.resolve(null);
   if (!entries.has(game.name)) {
     if (!modules.has(game.view)) modules.set(game.view, import(game.view));
-    entries.set(game.name, modules.get(game.view).then((module) => entryOf(game, module)).then((entry) => {
+    entries.set(game.name, modules.get(game.view).then((module) => {
+      const entry = entryOf(game, module);
+      loaded.set(game.name, module);
+      return entry;
+    }).then((entry) => {
       ready.set(game.name, entry);
       failed.delete(game.name);
       return entry;
@@ -112,13 +143,16 @@ export async function loadGames(answer) {
   await Promise.all(answer.games.map((game) => loadGame(game).catch(() => null)));
 }
 
-/** The entry of the game called `name` (a promise, for the table): its module loaded, the
- * catalogue fetched first if need be; null if the game has no table in the browser. */
+/** The entry of the game called `name` (a promise, for the table): its module and its view's
+ * module loaded, the catalogue fetched first if need be; null if the game has no table in the
+ * browser. */
 export async function loadView(name) {
   const answer = await loadCatalogue();
   const game = answer.games.find((g) => g.name === name);
   if (!game) throw new Error(`the server lists no game ${name}`);
-  return loadGame(game);
+  const entry = await loadGame(game);
+  if (entry) await viewOf(name, loaded.get(name));
+  return entry;
 }
 
 /** The entry of a game whose module has loaded (null otherwise). */

@@ -1,9 +1,11 @@
-// Trinity in the browser: the tile games' view (games/tiles.js) and Trinity's entry, which the
-// lobby and the table load through the server's GET /api/games (`view` of its plugin).
-// docs/web.md, "Adding a game's UI", describes the three exports.
+// Trinity's entry in the browser, which the lobby and the table load through the server's
+// GET /api/games (`view` of its plugin): its fields on the tile games' (`tileEntry`), its
+// lobby art, and the tile games' view (games/tiles-view.js), loaded only at its tables.
+// docs/web.md, "Adding a game's UI", describes the exports.
 import { tileEntry } from "./tiles.js";
 
-export { createView } from "./tiles.js";
+/** The tile games' view, imported when a table of the game opens. */
+export const loadView = () => import("./tiles-view.js");
 
 export const ui = {
   ...tileEntry,

@@ -1,0 +1,575 @@
+// The view of Triangles: the star field scaled to the window, lines drawn by tapping one star
+// and then another, by dragging from star to star (pointer events: mouse, pen and touch), or
+// with the keyboard (type a star's number or move between stars with the arrow keys, Enter
+// picks). The intent is sent as it is; a refused line flashes in red with the engine's reason
+// ("crosses a line", "passes through a star", "already drawn"). Everything else at the table
+// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
+// Triangles' entry (games/triangles.js) imports it only when a table of Triangles opens.
+import { prefs } from "../store.js";
+import { applyStarTheme } from "../themes.js";
+import { h } from "../ui.js";
+import {
+  el, fitBoard, lineShape, minSpacing, newPrefix, playerDefs, refusedShape, starRadius, starShape,
+  triangleShape,
+} from "./starfield.js";
+
+const REASONS = ["already drawn", "passes through a star", "crosses a line"];
+const FLASH_MS = 2800;
+const TYPE_MS = 1200;
+
+export function createView(table, host) {
+  return new TrianglesView(table, host);
+}
+
+/** The reason phrase of a refusal ("crosses a line"), from the server's message
+ * ("1-3: crosses a line: 1-3 would cross 0-2"). */
+export function reasonOf(message) {
+  const found = REASONS.find((r) => message.includes(r));
+  if (found) return found;
+  const parts = message.split(": ");
+  return parts.length > 1 ? parts[1] : message;
+}
+
+class TrianglesView {
+  constructor(table, host) {
+    this.table = table;
+    this.view = null;
+    this.obs = null;
+    this.pos = [];             // each star's position in the field, in pixels
+    this.selected = null;      // the first star picked
+    this.hover = null;
+    this.press = null;         // a pointer held down
+    this.pending = null;       // a line sent, until the view shows it: {a, b, move}
+    this.typed = "";           // digits typed so far
+    this.focusStar = 0;        // the star that takes the focus (roving tabindex)
+    this.animatedMove = -1;
+    this.prefix = newPrefix();
+    this.build(host);
+    this.onPrefs(prefs());
+  }
+
+  // --- the field and the tray -------------------------------------------------------------------
+  build(host) {
+    const svg = el("svg", { class: "starfield", role: "group", "aria-label": "Star field" });
+    this.svg = svg;
+    this.layers = {};
+    svg.append(playerDefs(this.prefix));
+    for (const name of ["frame", "triangles", "lines", "pending", "hint", "flash", "preview", "stars"]) {
+      this.layers[name] = el("g", { class: `sf-layer-${name}` });
+      svg.append(this.layers[name]);
+    }
+    host.board.append(svg);
+    host.board.classList.add("starfield-host");
+
+    svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+    svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+    svg.addEventListener("pointercancel", (e) => this.pointerUp(e));
+    svg.addEventListener("pointerleave", () => { if (!this.press) { this.setHover(null); this.drawPreview(null); } });
+    svg.addEventListener("focusin", (e) => {
+      const star = e.target.closest && e.target.closest("[data-star]");
+      if (star) this.roving(Number(star.dataset.star));
+    });
+
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(svg);
+
+    // The tray: both players' counters (colour, line and hatching: a legend too), the star
+    // picked, a line typed as two numbers, and Cancel.
+    const el_ = {};
+    this.el = el_;
+    el_.chips = h("div", { class: "tri-chips", role: "group", "aria-label": "Triangles closed" });
+    el_.picked = h("p", { class: "tri-picked", "aria-live": "polite" });
+    el_.input = h("input", { type: "text", id: "line-input", name: "line", inputmode: "numeric",
+      autocomplete: "off", placeholder: "3-17", size: 7, "aria-describedby": "line-input-help" });
+    el_.drawButton = h("button", { type: "submit", class: "primary", "data-action": "draw-line" }, "Draw");
+    el_.cancel = h("button", { type: "button", "data-action": "cancel-star", disabled: true,
+      title: "Let go of the star picked (Escape)", onclick: () => this.select(null, { announce: true }) }, "Cancel");
+    const form = h("form", { class: "line-form", onsubmit: (e) => { e.preventDefault(); this.typedLine(); } },
+      h("label", { for: "line-input" }, "Line"), el_.input, el_.drawButton,
+      h("span", { class: "sr-only", id: "line-input-help" }, "Two star numbers, like 3-17, then Enter"));
+    host.tray.append(
+      h("div", { class: "tri-status" }, el_.chips, el_.picked),
+      h("div", { class: "tri-controls" }, form, el_.cancel));
+  }
+
+  onPrefs(p) {
+    applyStarTheme(this.table.section, p.starTheme);
+    this.svg.classList.toggle("no-numbers", !p.starNumbers);
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    clearTimeout(this.flashTimer);
+    clearTimeout(this.typeTimer);
+  }
+
+  lock() {
+    this.select(null);
+  }
+
+  // --- views ----------------------------------------------------------------------------------
+  render(view) {
+    this.view = view;
+    const obs = view.observation;
+    const fresh = !this.obs || this.obs.stars.length !== obs.stars.length
+      || this.obs.stars.some((p, i) => p[0] !== obs.stars[i][0] || p[1] !== obs.stars[i][1]);
+    this.obs = obs;
+    if (this.pending && view.move > this.pending.move) this.pending = null;
+    if (fresh) this.makeStars();
+    else this.draw();
+    const seated = view.seat !== null && view.seat !== undefined;
+    document.body.dataset.lines = String(obs.lines.length);
+    document.body.dataset.triangles = String(obs.triangles.length);
+    if (seated) this.renderTray(view);
+  }
+
+  /** The seat whose colour a line drawn now takes. */
+  player() {
+    const v = this.view;
+    if (!v) return 0;
+    return v.seat !== null && v.seat !== undefined ? v.seat : v.to_move ?? 0;
+  }
+
+  renderTray(view) {
+    const names = view.players.map((p) => p.name);
+    this.el.chips.replaceChildren(...view.players.map((p, i) => h("div", {
+      class: `tri-chip${view.to_move === i ? " to-move" : ""}`, "data-seat": i,
+      "aria-current": view.to_move === i ? "true" : null,
+    }, this.seatMark(i), h("span", { class: "tri-chip-name" }, p.name),
+    h("strong", { class: "tri-chip-score" }, String(view.scores[i])),
+    view.to_move === i ? h("span", { class: "tri-chip-turn" }, "to play") : null)));
+    const mine = view.your_turn && !view.finished;
+    this.el.input.disabled = !mine;
+    this.el.drawButton.disabled = !mine || this.table.busy;
+    this.el.cancel.disabled = this.selected === null;
+    if (this.selected !== null) {
+      this.el.picked.textContent = `Star ${this.selected} picked: now the second star.`;
+    } else {
+      this.el.picked.textContent = "";
+    }
+    let hint = "";
+    if (view.finished) hint = "";
+    else if (mine) {
+      hint = this.selected === null
+        ? "Your turn: tap a star, then another (or drag from star to star). Keys: type a star's number, Enter."
+        : `Star ${this.selected} picked: tap, or type and Enter, the star to join it to.`;
+    } else {
+      const p = view.players[view.to_move];
+      hint = p ? `${p.kind === "human" ? names[view.to_move] : `${p.name} (computer)`} draws now.` : "";
+    }
+    this.table.hint(hint);
+  }
+
+  // --- geometry ---------------------------------------------------------------------------------
+  layout() {
+    if (!this.obs) return;
+    const r = this.svg.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) return;
+    this.size = [r.width, r.height];
+    this.fit = fitBoard(this.obs.width, this.obs.height, r.width, r.height);
+    this.pos = this.obs.stars.map(this.fit.project);
+    this.spacing = minSpacing(this.pos);
+    this.radius = starRadius(this.spacing);
+    this.hitRadius = Math.max(14, Math.min(30, this.spacing * 0.5));
+    this.svg.classList.toggle("dense", this.spacing < 30);
+    this.svg.dataset.rotated = String(this.fit.rotated);
+    this.placeStars();
+    this.draw();
+  }
+
+  /** The star under a screen point (within the hit radius), or null. */
+  starAt(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    const x = clientX - r.left, y = clientY - r.top;
+    let best = null, bestD = Infinity;
+    this.pos.forEach(([px, py], i) => {
+      const d = Math.hypot(px - x, py - y);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    return bestD <= this.hitRadius ? best : null;
+  }
+
+  local(e) {
+    const r = this.svg.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  // --- drawing ----------------------------------------------------------------------------------
+  makeStars() {
+    const n = this.obs.stars.length;
+    this.focusStar = Math.min(this.focusStar, n - 1);
+    this.starEls = this.obs.stars.map((_, i) => {
+      const g = el("g", { class: "sf-star", "data-star": i, role: "button",
+        tabindex: i === this.focusStar ? "0" : "-1" });
+      return g;
+    });
+    this.layers.stars.replaceChildren(...this.starEls);
+    this.layout();
+  }
+
+  placeStars() {
+    const r = this.radius;
+    this.starEls.forEach((g, i) => {
+      const shape = starShape(this.pos[i], String(i), r, {}, this.prefix);
+      g.replaceChildren(...shape.childNodes);
+    });
+    this.updateStarStates();
+  }
+
+  updateStarStates() {
+    if (!this.starEls || !this.obs) return;
+    const degree = new Array(this.obs.stars.length).fill(0);
+    for (const l of this.obs.lines) { degree[l.a] += 1; degree[l.b] += 1; }
+    this.starEls.forEach((g, i) => {
+      g.classList.toggle("selected", i === this.selected);
+      g.classList.toggle("hover", i === this.hover);
+      const state = i === this.selected ? ", picked" : "";
+      g.setAttribute("aria-label", `Star ${i}${state}, ${degree[i]} line${degree[i] === 1 ? "" : "s"}`);
+      g.setAttribute("aria-pressed", i === this.selected ? "true" : "false");
+    });
+    document.body.dataset.selectedStar = this.selected === null ? "" : String(this.selected);
+  }
+
+  draw() {
+    if (!this.fit || !this.obs) return;
+    const obs = this.obs, pos = this.pos, view = this.view;
+    const [ox, oy, dw, dh] = this.fit.box;
+    this.layers.frame.replaceChildren(el("rect", { x: ox.toFixed(1), y: oy.toFixed(1), width: dw.toFixed(1),
+      height: dh.toFixed(1), rx: 14, class: "sf-frame" }));
+    // What the last move did: its line glows, its triangles pulse once.
+    const last = view && view.log && view.log.length ? view.log[view.log.length - 1] : null;
+    const freshTris = new Set();
+    if (last && view.move !== this.animatedMove) {
+      for (const e of last.events) {
+        if (e.kind === "score" && e.data && e.data.stars) freshTris.add([...e.data.stars].sort((a, b) => a - b).join(","));
+      }
+      this.animatedMove = view.move;
+    }
+    this.layers.triangles.replaceChildren(...obs.triangles.map((t) => {
+      const k = [...t.stars].sort((a, b) => a - b).join(",");
+      const g = triangleShape(t.stars.map((s) => pos[s]), t.player, this.prefix, freshTris.has(k) ? "fresh" : "");
+      g.dataset.triangle = k;
+      return g;
+    }));
+    const lines = obs.lines.map((l, i) => {
+      const line = lineShape(pos[l.a], pos[l.b], l.player, i === obs.lines.length - 1 ? "recent" : "");
+      line.dataset.line = `${Math.min(l.a, l.b)}-${Math.max(l.a, l.b)}`;
+      return line;
+    });
+    // The last line drawn: a soft band of its player's colour under it.
+    const latest = obs.lines[obs.lines.length - 1];
+    const halo = latest ? [lineShape(pos[latest.a], pos[latest.b], latest.player, "halo")] : [];
+    this.layers.lines.replaceChildren(...halo, ...lines);
+    this.layers.pending.replaceChildren(...(this.pending
+      ? [lineShape(pos[this.pending.a], pos[this.pending.b], this.player(), "pending")] : []));
+    this.svg.setAttribute("aria-label", `Star field: ${obs.stars.length} stars, ${obs.lines.length} lines, `
+      + `${obs.triangles.length} triangle${obs.triangles.length === 1 ? "" : "s"} closed`);
+    this.drawHint();
+    this.updateStarStates();
+    if (this.flash) this.drawFlash();
+  }
+
+  /** The veteran's line (a hint, or a reviewed replay step), drawn dashed with both stars
+   * ringed; null clears it. */
+  showHint(action) {
+    const f = action && action.kind === "line" && action.fields ? action.fields : null;
+    this.hintLine = f ? [f.a, f.b] : null;
+    this.drawHint();
+  }
+
+  drawHint() {
+    const line = this.hintLine;
+    const pos = this.pos;
+    if (!line || !pos[line[0]] || !pos[line[1]]) {
+      this.layers.hint.replaceChildren();
+      return;
+    }
+    const [a, b] = line;
+    const shape = lineShape(pos[a], pos[b], this.player(), "hint");
+    shape.dataset.hint = `${Math.min(a, b)}-${Math.max(a, b)}`;
+    const ring = (p) => el("circle", { cx: p[0].toFixed(1), cy: p[1].toFixed(1), r: 13, class: "sf-hint-ring" });
+    this.layers.hint.replaceChildren(shape, ring(pos[a]), ring(pos[b]));
+  }
+
+  drawPreview(to) {
+    if (to === null || this.selectedFrom() === null) {
+      this.layers.preview.replaceChildren();
+      return;
+    }
+    const from = this.pos[this.selectedFrom()];
+    const end = typeof to === "number" ? this.pos[to] : to;
+    this.layers.preview.replaceChildren(lineShape(from, end, this.player(), "preview"));
+  }
+
+  /** The star a line would start from: the one pressed while dragging, else the one picked. */
+  selectedFrom() {
+    if (this.press && this.press.moved && this.press.star !== null) return this.press.star;
+    return this.selected;
+  }
+
+  setHover(star) {
+    if (star === this.hover) return;
+    this.hover = star;
+    this.updateStarStates();
+  }
+
+  /** Flash a refused line with its reason, and what it collides with. */
+  flashRefused(a, b, message) {
+    const reason = reasonOf(message);
+    const cross = /would cross (\d+)-(\d+)/.exec(message);
+    const through = /passes star (\d+)/.exec(message);
+    this.flash = { a, b, reason, cross: cross ? [Number(cross[1]), Number(cross[2])] : null,
+      star: through ? Number(through[1]) : null };
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => { this.flash = null; this.layers.flash.replaceChildren(); }, FLASH_MS);
+    this.drawFlash();
+  }
+
+  drawFlash() {
+    const f = this.flash;
+    if (!f || !this.pos[f.a] || !this.pos[f.b]) return;
+    const parts = [];
+    if (f.cross) {
+      parts.push(el("line", { x1: this.pos[f.cross[0]][0], y1: this.pos[f.cross[0]][1],
+        x2: this.pos[f.cross[1]][0], y2: this.pos[f.cross[1]][1], class: "sf-culprit" }));
+    }
+    if (f.star !== null && this.pos[f.star]) {
+      parts.push(el("circle", { cx: this.pos[f.star][0], cy: this.pos[f.star][1], r: this.radius + 7, class: "sf-culprit-star" }));
+    }
+    const g = refusedShape(this.pos[f.a], this.pos[f.b], f.reason);
+    g.dataset.refused = `${Math.min(f.a, f.b)}-${Math.max(f.a, f.b)}`;
+    g.dataset.reason = f.reason;
+    parts.push(g);
+    this.layers.flash.replaceChildren(...parts);
+  }
+
+  // --- picking stars ------------------------------------------------------------------------------
+  canPlay() {
+    const v = this.view;
+    return Boolean(v && v.seat !== null && v.seat !== undefined && !v.finished && !this.table.replaying);
+  }
+
+  select(star, { announce = false } = {}) {
+    this.selected = star;
+    this.drawPreview(null);
+    this.updateStarStates();
+    if (this.view && this.view.seat !== null) this.renderTray(this.view);
+    if (announce) {
+      this.table.announce(star === null ? "No star picked." : `Star ${star} picked: now the second star.`);
+    }
+  }
+
+  /** A star tapped, clicked or picked with Enter. */
+  pick(star) {
+    if (!this.canPlay()) return;
+    if (this.selected === null) this.select(star, { announce: true });
+    else if (this.selected === star) this.select(null, { announce: true });
+    else this.tryLine(this.selected, star);
+  }
+
+  /** Send the line a-b (the server judges it); a refusal flashes with its reason. */
+  async tryLine(a, b) {
+    this.select(null);
+    const view = this.view;
+    if (!this.canPlay()) return;
+    if (!view.your_turn) {
+      const p = view.players[view.to_move];
+      this.table.hint(`Not your turn: ${p ? p.name : "the other player"} draws now.`);
+      return;
+    }
+    const [lo, hi] = a < b ? [a, b] : [b, a];
+    this.pending = { a, b, move: view.move };
+    this.flash = null;
+    this.layers.flash.replaceChildren();
+    this.draw();
+    const answer = await this.table.send(`${lo}-${hi}`);
+    if (!answer || answer.type === "error") {
+      this.pending = null;
+      this.draw();
+      if (answer) this.flashRefused(a, b, answer.message);
+    }
+  }
+
+  typedLine() {
+    const text = this.el.input.value;
+    const m = /^\s*(\d+)\s*[-–,\s]\s*(\d+)\s*$/.exec(text);
+    if (!m) {
+      this.table.refuse(`write a line as two star numbers, like 3-17 (not "${text.trim()}")`);
+      return;
+    }
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    this.el.input.value = "";
+    if (this.obs && (a >= this.obs.stars.length || b >= this.obs.stars.length)) {
+      // The server would say the same; the flash needs both stars on the field.
+      this.table.send(`${a}-${b}`);
+      return;
+    }
+    this.tryLine(a, b);
+  }
+
+  // --- pointer: tap a star then another, or drag from star to star -----------------------------------
+  pointerDown(e) {
+    if (e.button !== 0 && e.pointerType === "mouse") return;
+    if (!this.canPlay()) return;
+    const star = this.starAt(e.clientX, e.clientY);
+    try { this.svg.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
+    this.press = { id: e.pointerId, star, x: e.clientX, y: e.clientY, moved: false, before: this.selected };
+    if (star !== null && this.selected === null) this.select(star);
+    if (star !== null) e.preventDefault();
+  }
+
+  pointerMove(e) {
+    if (!this.canPlay()) return;
+    const star = this.starAt(e.clientX, e.clientY);
+    this.setHover(star);
+    const press = this.press;
+    if (press && press.id === e.pointerId) {
+      if (!press.moved && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 8) press.moved = true;
+      if (press.moved && press.star !== null) this.drawPreview(star !== null && star !== press.star ? star : this.local(e));
+    } else if (this.selected !== null && e.pointerType === "mouse") {
+      this.drawPreview(star !== null && star !== this.selected ? star : this.local(e));
+    }
+  }
+
+  pointerUp(e) {
+    const press = this.press;
+    if (!press || press.id !== e.pointerId) return;
+    this.press = null;
+    if (e.type === "pointercancel") { this.select(press.before); return; }
+    const star = this.starAt(e.clientX, e.clientY);
+    if (press.moved && press.star !== null) {
+      if (star !== null && star !== press.star) this.tryLine(press.star, star);
+      else if (star === press.star) this.select(press.star);
+      else this.select(null);
+      return;
+    }
+    // A tap (or a click).
+    if (press.star === null) { if (!press.moved) this.select(null); return; }
+    if (press.before === null) { this.select(press.star, { announce: true }); return; }
+    if (press.before === press.star) { this.select(null, { announce: true }); return; }
+    this.tryLine(press.before, press.star);
+  }
+
+  // --- keyboard -----------------------------------------------------------------------------------
+  roving(i) {
+    if (!this.starEls || !this.starEls[i]) return;
+    if (this.starEls[this.focusStar]) this.starEls[this.focusStar].setAttribute("tabindex", "-1");
+    this.focusStar = i;
+    this.starEls[i].setAttribute("tabindex", "0");
+  }
+
+  focusOn(i) {
+    this.roving(i);
+    this.starEls[i].focus({ preventScroll: true });
+    this.setHover(i);
+    if (this.selected !== null && i !== this.selected) this.drawPreview(i);
+  }
+
+  /** The nearest star from star `from` in direction (dx, dy) on the screen. */
+  nearestToward(from, dx, dy) {
+    const [x0, y0] = this.pos[from];
+    let best = null, bestScore = Infinity;
+    this.pos.forEach(([x, y], i) => {
+      if (i === from) return;
+      const vx = x - x0, vy = y - y0;
+      const along = vx * dx + vy * dy;
+      if (along <= 0) return;
+      const across = Math.abs(vx * dy - vy * dx);
+      if (across > along * 2.5) return;
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = i; }
+    });
+    return best;
+  }
+
+  onKey(e) {
+    if (!this.obs || !this.starEls) return false;
+    const t = e.target;
+    const onStar = t && t.closest ? t.closest("[data-star]") : null;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (/^[0-9]$/.test(e.key)) {
+      this.typeDigit(e.key);
+      return true;
+    }
+    if (dirs[e.key]) {
+      e.preventDefault();
+      const from = onStar ? Number(onStar.dataset.star) : null;
+      if (from === null) { this.focusOn(this.focusStar); return true; }
+      const next = this.nearestToward(from, ...dirs[e.key]);
+      if (next !== null) this.focusOn(next);
+      return true;
+    }
+    if ((e.key === "Enter" || e.key === " ") && onStar) {
+      e.preventDefault();
+      this.typed = "";
+      this.pick(Number(onStar.dataset.star));
+      return true;
+    }
+    if (e.key === "Escape" && (this.selected !== null || this.typed)) {
+      e.preventDefault();
+      this.typed = "";
+      this.select(null, { announce: true });
+      return true;
+    }
+    if (e.key === "Backspace" && this.typed) {
+      e.preventDefault();
+      this.typed = this.typed.slice(0, -1);
+      if (this.typed) this.focusOn(Number(this.typed));
+      return true;
+    }
+    return false;
+  }
+
+  typeDigit(d) {
+    const n = this.obs.stars.length;
+    clearTimeout(this.typeTimer);
+    let typed = this.typed + d;
+    if (Number(typed) >= n) typed = d;   // a new number begins
+    this.typed = typed;
+    const star = Number(typed);
+    if (star >= n) {
+      this.table.hint(`There is no star ${star}: the stars are 0 to ${n - 1}.`);
+      this.typed = "";
+      return;
+    }
+    this.focusOn(star);
+    this.table.hint(`Star ${star}${this.selected === null ? "" : ` (line ${this.selected}-${star})`}: Enter picks it.`);
+    // Done when no further digit can make a star's number; else wait for one a moment.
+    if (star * 10 >= n || star === 0) this.typed = "";
+    else this.typeTimer = setTimeout(() => { this.typed = ""; }, TYPE_MS);
+  }
+
+  keyRows() {
+    return [
+      ["0-9", "type a star's number: the star gets the focus (\"1\", \"7\": star 17)"],
+      ["Arrow keys", "move to the nearest star that way"],
+      ["Tab", "into the star field, then to the line box and the buttons"],
+      ["Enter or Space on a star", "pick it; on a second star, draw the line"],
+      ["Escape", "let go of the star picked (when one is; else end the game)"],
+      ["Line box", "type a line as two numbers, like 3-17, and Enter"],
+    ];
+  }
+
+  // --- the table's other hooks ---------------------------------------------------------------------
+  /** A swatch before a player's name: their colour, line style and hatching. */
+  seatMark(seat) {
+    const s = el("svg", { viewBox: "0 0 30 16", class: "seat-mark", "aria-hidden": "true" }, [
+      triangleShape([[17, 14], [29, 14], [23, 3]], seat, this.prefix),
+      lineShape([2, 13], [15, 3], seat),
+    ]);
+    return s;
+  }
+
+  onLogEntry(entry, { names }) {
+    if (!entry.events.some((e) => e.kind === "line")) return;
+    this.table.sound.click();
+    const scored = entry.events.filter((e) => e.kind === "score").length;
+    const who = names[entry.player] ?? "";
+    if (scored >= 2) {
+      this.table.toast(`${who}: two triangles at once!`);
+      this.table.sound.chime();
+    }
+    if (entry.events.some((e) => e.kind === "again")) this.table.toast(`${who} plays again`);
+  }
+}
