@@ -288,19 +288,7 @@ class Board:
         """
         n, stars = self.n, self.stars
         full = (1 << n) - 1
-        position: list[list[int]] = []
-        prefix: list[list[int]] = []
-        for order in orders:
-            pos = [0] * n
-            pre = [0]
-            acc = 0
-            for i, c in enumerate(order):
-                pos[c] = i
-                acc |= 1 << c
-                pre.append(acc)
-            position.append(pos)
-            prefix.append(pre)
-
+        position, prefix = _order_masks(orders, n)
         neighbours = [0] * n
         for a, b in self._cand_of:
             neighbours[a] |= 1 << b
@@ -343,6 +331,24 @@ class Board:
                         continue
                     out.append((a, b, c))
         return out
+
+
+def _order_masks(orders: list[list[int]], n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """For each star's angular order of the others: each star's position in it, and the
+    bitmasks of its prefixes (``prefix[a][i]``: the first ``i`` stars around ``a``)."""
+    position: list[list[int]] = []
+    prefix: list[list[int]] = []
+    for order in orders:
+        pos = [0] * n
+        pre = [0]
+        acc = 0
+        for i, c in enumerate(order):
+            pos[c] = i
+            acc |= 1 << c
+            pre.append(acc)
+        position.append(pos)
+        prefix.append(pre)
+    return position, prefix
 
 
 @lru_cache(maxsize=8)
