@@ -237,19 +237,35 @@ class Board:
              for x2, y2 in stars[:i]),
             default=0,
         )
-        pairs: list[tuple[int, int]] = []
         if closest2 <= tol * tol or n < 8 or angles is None:
-            for a in range(n):
-                for b in range(a + 1, n):
-                    pa, pb = stars[a], stars[b]
-                    if not any(
-                        near_segment(pc, pa, pb, tol)
-                        for c, pc in enumerate(stars)
-                        if c != a and c != b
-                    ):
-                        pairs.append((a, b))
-            return pairs
+            return self._clear_pairs()
         window = math.asin(tol / math.sqrt(closest2)) + 1e-6
+        return self._clear_pairs_in_windows(orders, angles, window)
+
+    def _clear_pairs(self) -> list[tuple[int, int]]:
+        """The pairs ``a < b`` whose segment passes no other star, every star tested."""
+        stars, tol = self.stars, self.tolerance
+        n = self.n
+        pairs: list[tuple[int, int]] = []
+        for a in range(n):
+            for b in range(a + 1, n):
+                pa, pb = stars[a], stars[b]
+                if not any(
+                    near_segment(pc, pa, pb, tol)
+                    for c, pc in enumerate(stars)
+                    if c != a and c != b
+                ):
+                    pairs.append((a, b))
+        return pairs
+
+    def _clear_pairs_in_windows(
+        self, orders: list[list[int]], angles: list[list[float]], window: float
+    ) -> list[tuple[int, int]]:
+        """The pairs ``a < b`` whose segment passes no other star, testing only the stars
+        within ``window`` radians of ``b`` as seen from ``a`` (see :meth:`_candidates`)."""
+        stars, tol = self.stars, self.tolerance
+        n = self.n
+        pairs: list[tuple[int, int]] = []
         limit = tol * tol
         for a in range(n):
             order, angle = orders[a], angles[a]
