@@ -66,10 +66,6 @@ def _make_game(name: str, seats: int, option_args: Sequence[str]) -> Game[Any, A
     return load_game(name, seats, **parse_option_args(option_args))
 
 
-def _bots(game: str, kinds: Sequence[str]) -> list[Player | None]:
-    return [None if kind == "human" else make_player(kind) for kind in kinds]
-
-
 def _player_names(kinds: Sequence[str]) -> list[PlayerInfo]:
     names = []
     for seat, kind in enumerate(kinds):
@@ -150,7 +146,7 @@ def cmd_play(
     game = _make_game(args.game, len(kinds), args.option)
     seed = args.seed if args.seed is not None else fresh_seed()
     state = game.new_initial_state(seed=seed)
-    bots = _bots(game.name, kinds)
+    bots: list[Player | None] = [None if kind == "human" else make_player(kind) for kind in kinds]
     players = _player_names(kinds)
     out.write(f"{game.title}: {', '.join(p.name for p in players)}. Seed {seed}.\n")
     out.write("Type a number from the list or an action in notation; 'q' quits.\n")
@@ -476,9 +472,11 @@ examples:
 
 Game options are --option NAME=VALUE (repeatable); 'triverse games' lists them. 'triverse
 COMMAND --help' tells more about each command."""
+Subcommands = argparse._SubParsersAction  # the type of add_subparsers()'s result
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: one subcommand for each of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="triverse", formatter_class=HelpFormatter, epilog=EXAMPLES,
         description="Five 'tri' games: play them in the terminal, let computer players play "
@@ -486,42 +484,58 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"triverse {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 title="commands")
+    _command(sub, "games", "list the games and their options",
+             "List the games, how many players each takes, and their options with defaults.")
+    _add_play(sub)
+    _add_simulate(sub)
+    _add_serve(sub)
+    _add_replay(sub)
+    _add_arena(sub)
+    return parser
 
-    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=summary, description=description,
-                              formatter_class=HelpFormatter)
 
-    command("games", "list the games and their options",
-            "List the games, how many players each takes, and their options with defaults.")
+def _command(sub: Subcommands[argparse.ArgumentParser], name: str, summary: str,
+             description: str) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` (``summary`` in the list, ``description`` in its help)."""
+    return sub.add_parser(name, help=summary, description=description,
+                          formatter_class=HelpFormatter)
 
-    def add_game_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("game", help=f"one of: {', '.join(available_games())}")
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a game option (repeatable; 'triverse games' lists them)")
-        p.add_argument("--seed", type=int, help="seed of the game's chance (fresh if omitted)")
 
-    play = command("play", "play in the terminal",
-                   "Play a game in the terminal, against computer players or people at the "
-                   "same keyboard. Moves are chosen by number or typed in notation.")
-    add_game_args(play)
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    """The arguments of a command that plays a game: the game, its options and its seed."""
+    p.add_argument("game", help=f"one of: {', '.join(available_games())}")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a game option (repeatable; 'triverse games' lists them)")
+    p.add_argument("--seed", type=int, help="seed of the game's chance (fresh if omitted)")
+
+
+def _add_play(sub: Subcommands[argparse.ArgumentParser]) -> None:
+    play = _command(sub, "play", "play in the terminal",
+                    "Play a game in the terminal, against computer players or people at the "
+                    "same keyboard. Moves are chosen by number or typed in notation.")
+    _add_game_args(play)
     play.add_argument("--players", default="human,average",
                       help="one entry per seat: human, novice, average or veteran")
     play.add_argument("--save", metavar="FILE", help="save the game's record here at the end")
 
-    sim = command("simulate", "play computer players against each other",
-                  "Play computer players against each other, rotating the seats, and print "
-                  "their wins and average scores.")
-    add_game_args(sim)
+
+def _add_simulate(sub: Subcommands[argparse.ArgumentParser]) -> None:
+    sim = _command(sub, "simulate", "play computer players against each other",
+                   "Play computer players against each other, rotating the seats, and print "
+                   "their wins and average scores.")
+    _add_game_args(sim)
     sim.add_argument("--players", default="novice,average",
                      help="one entry per seat: novice, average or veteran")
     sim.add_argument("--games", type=int, default=100, help="how many games to play")
     sim.add_argument("--records", metavar="DIR", help="save every game's record here")
     sim.add_argument("--json", action="store_true", help="print a machine-readable summary")
 
-    srv = command("serve", "run the web server",
-                  "Run the web server: the lobby, the tables and the rules in a browser. Needs "
-                  "the server extra (pip install 'triverse[server]'). Each flag overrides its "
-                  "TRIVERSE_* environment variable (docs/server.md).")
+
+def _add_serve(sub: Subcommands[argparse.ArgumentParser]) -> None:
+    srv = _command(sub, "serve", "run the web server",
+                   "Run the web server: the lobby, the tables and the rules in a browser. Needs "
+                   "the server extra (pip install 'triverse[server]'). Each flag overrides its "
+                   "TRIVERSE_* environment variable (docs/server.md).")
     srv.add_argument("--host", help="address to listen on, 0.0.0.0 opens it to the network "
                      "(default: $TRIVERSE_HOST, else 127.0.0.1)")
     srv.add_argument("--port", type=int, help="port to listen on (default: $TRIVERSE_PORT, "
@@ -531,20 +545,23 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default: $TRIVERSE_DB_URL, else triverse.sqlite3 in the user data "
                           "directory; the server prints which)")
 
-    rep = command("replay", "check a record by replaying it",
-                  "Replay a game record, checking that every action is legal and that the "
-                  "recorded result matches.")
+
+def _add_replay(sub: Subcommands[argparse.ArgumentParser]) -> None:
+    rep = _command(sub, "replay", "check a record by replaying it",
+                   "Replay a game record, checking that every action is legal and that the "
+                   "recorded result matches.")
     rep.add_argument("file", help="a record saved by play --save, simulate --records or the "
                                   "web server")
     rep.add_argument("--json", action="store_true", help="print a machine-readable summary")
 
+
+def _add_arena(sub: Subcommands[argparse.ArgumentParser]) -> None:
     from triverse.arena import add_arguments as add_arena_arguments
 
-    add_arena_arguments(command(
-        "arena", "computer players against each other, with win rates and Elo",
+    add_arena_arguments(_command(
+        sub, "arena", "computer players against each other, with win rates and Elo",
         "Play computer players against each other (in parallel with --jobs), and print win "
         "rates with 95% intervals, average scores and an Elo table."))
-    return parser
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {

@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from triverse.core.game import Game, Observation
+from triverse.core.game import Game, Observation, State
 
 if TYPE_CHECKING:
     from triverse.ai.knowledge import Knowledge
@@ -251,70 +251,130 @@ def determinized_search(
     seat = observation.player
     if seat is None:
         raise ValueError("a spectator's observation has no move to search")
-    root = knowledge.sample_world(game, observation, rng, memory)
+    search = _Search(game, observation, rng, knowledge, limits, memory, seat, now, deadline)
+    root = search.sample_world()
     if root.current_player != seat:
         raise ValueError(f"seat {seat} is asked to move, but it is seat "
                          f"{root.current_player}'s turn")
-    legal = root.legal_action_list()
-    if len(legal) == 1 and not include:
-        return SearchResult(legal[0], [Estimate(legal[0], 0.0)], 0,
-                            time.perf_counter() - start)
-    if not include and not knowledge.search_here(root, seat):
-        return SearchResult(knowledge.average_move(root, seat, rng), [], 0,
-                            time.perf_counter() - start)
-    limit = limits.max_candidates or knowledge.max_candidates
-    ranked = knowledge.candidates(root, seat, rng, limit)
-    estimates = [Estimate(action, prior) for action, prior in ranked]
-    known = {e.action for e in estimates}
-    for action in include:
-        if action not in known:
-            estimates.append(Estimate(action, float("-inf")))
-            known.add(action)
-    forced = set(include)
+    quick = _quick_answer(search, root, include)
+    if quick is not None:
+        return SearchResult(quick[0], quick[1], 0, time.perf_counter() - start)
+    estimates = _candidate_estimates(search, root, include)
     first = estimates[0]
     if len(estimates) == 1:
         return SearchResult(estimates[0].action, estimates, 0, time.perf_counter() - start)
-    live = list(estimates)
-    worlds = 0
-    max_worlds = limits.max_worlds if limits.max_worlds is not None else ENOUGH_WORLDS
-    tolerance = knowledge.indifference
-    timed_out = False
-    while worlds < max_worlds:
-        if worlds >= limits.min_worlds and now() >= deadline:
-            timed_out = True
-            break
-        world = root if worlds == 0 else knowledge.sample_world(game, observation, rng, memory)
-        seed = rng.getrandbits(64)
-        values: list[float] = []
-        cut = False
-        for estimate in live:
-            child = world.clone()
-            child.apply_unchecked(estimate.action)
-            values.append(knowledge.playout(child, seat, random.Random(seed)))
-            if worlds >= limits.min_worlds and limits.max_worlds is None and now() >= deadline:
-                cut = True
-                break
-        if cut:
-            timed_out = True
-            break
-        for estimate, value in zip(live, values, strict=True):
-            estimate.total += value
-            estimate.count += 1
-            estimate.values.append(value)
-        worlds += 1
-        if worlds in HALVING_ROUNDS and worlds >= knowledge.first_halving and len(live) > 2:
-            live.sort(key=_key, reverse=True)
-            keep = max(2, (len(live) + 1) // 2)
-            live = live[:keep] + [e for e in live[keep:] if e.action in forced]
-        if (worlds >= max(SETTLE_FROM, limits.min_worlds) and worlds % SETTLE_EVERY == 0
-                and settled(live, tolerance)):
-            break
+    live, worlds, timed_out = _race(search, root, estimates, set(include))
     pool = live if worlds else estimates
     best = max(pool, key=_key)
     if timed_out and worlds < SETTLE_FROM and first in pool:
         best = trusted(best, first)
     estimates.sort(key=lambda e: (e.count, *_key(e)), reverse=True)
     return SearchResult(best.action, estimates, worlds, time.perf_counter() - start)
+
+
+@dataclass(slots=True)
+class _Search:
+    """What one :func:`determinized_search` works with."""
+
+    game: Game[Any, Any]
+    observation: Observation
+    rng: random.Random
+    knowledge: Knowledge
+    limits: SearchLimits
+    memory: dict[str, Any] | None
+    seat: int
+    now: Callable[[], float]
+    deadline: float
+
+    def sample_world(self) -> State[Any]:
+        """A new world, from the knowledge."""
+        return self.knowledge.sample_world(self.game, self.observation, self.rng, self.memory)
+
+    def out_of_time(self) -> bool:
+        """Whether the time budget is spent."""
+        return self.now() >= self.deadline
+
+
+def _quick_answer(search: _Search, root: State[Any], include: Sequence[Any]
+                  ) -> tuple[Any, list[Estimate]] | None:
+    """The move and estimates of a search with nothing to race: a single legal move, or a
+    position the knowledge does not search (``None`` otherwise, or if ``include`` is given)."""
+    legal = root.legal_action_list()
+    if len(legal) == 1 and not include:
+        return legal[0], [Estimate(legal[0], 0.0)]
+    knowledge = search.knowledge
+    if not include and not knowledge.search_here(root, search.seat):
+        return knowledge.average_move(root, search.seat, search.rng), []
+    return None
+
+
+def _candidate_estimates(search: _Search, root: State[Any], include: Sequence[Any]
+                         ) -> list[Estimate]:
+    """The knowledge's candidates, best first, then the actions of ``include`` not among
+    them, each with an empty estimate."""
+    limit = search.limits.max_candidates or search.knowledge.max_candidates
+    ranked = search.knowledge.candidates(root, search.seat, search.rng, limit)
+    estimates = [Estimate(action, prior) for action, prior in ranked]
+    known = {e.action for e in estimates}
+    for action in include:
+        if action not in known:
+            estimates.append(Estimate(action, float("-inf")))
+            known.add(action)
+    return estimates
+
+
+def _race(search: _Search, root: State[Any], estimates: list[Estimate], forced: set[Any]
+          ) -> tuple[list[Estimate], int, bool]:
+    """Play the moves on world after world (``root`` first), halving the field and stopping
+    when settled or out of time: the moves still in the race, the worlds played and whether
+    the time ran out."""
+    limits = search.limits
+    live = list(estimates)
+    worlds = 0
+    max_worlds = limits.max_worlds if limits.max_worlds is not None else ENOUGH_WORLDS
+    tolerance = search.knowledge.indifference
+    while worlds < max_worlds:
+        if worlds >= limits.min_worlds and search.out_of_time():
+            return live, worlds, True
+        world = root if worlds == 0 else search.sample_world()
+        seed = search.rng.getrandbits(64)
+        may_cut = worlds >= limits.min_worlds and limits.max_worlds is None
+        values = _playouts(search, world, live, seed, may_cut)
+        if values is None:
+            return live, worlds, True
+        for estimate, value in zip(live, values, strict=True):
+            estimate.total += value
+            estimate.count += 1
+            estimate.values.append(value)
+        worlds += 1
+        if worlds in HALVING_ROUNDS and worlds >= search.knowledge.first_halving \
+                and len(live) > 2:
+            live = _halved(live, forced)
+        if (worlds >= max(SETTLE_FROM, limits.min_worlds) and worlds % SETTLE_EVERY == 0
+                and settled(live, tolerance)):
+            break
+    return live, worlds, False
+
+
+def _playouts(search: _Search, world: State[Any], live: Sequence[Estimate], seed: int,
+              may_cut: bool) -> list[float] | None:
+    """Each live move played on ``world`` and played out (every playout from ``seed``);
+    ``None`` if the time runs out on the way (checked after each move if ``may_cut``)."""
+    values: list[float] = []
+    for estimate in live:
+        child = world.clone()
+        child.apply_unchecked(estimate.action)
+        values.append(search.knowledge.playout(child, search.seat, random.Random(seed)))
+        if may_cut and search.out_of_time():
+            return None
+    return values
+
+
+def _halved(live: list[Estimate], forced: set[Any]) -> list[Estimate]:
+    """The better half of the moves in the race (two at least), and the ``forced`` ones."""
+    live.sort(key=_key, reverse=True)
+    keep = max(2, (len(live) + 1) // 2)
+    return live[:keep] + [e for e in live[keep:] if e.action in forced]
 
 
 __all__ = [

@@ -95,6 +95,23 @@ def elo_ratings(
     """
     index = {name: i for i, name in enumerate(names)}
     k = len(names)
+    wins, games = _pair_tables(index, pairwise, prior_draws)
+    active = [i for i in range(k) if any(games[i])]
+    strength = _strengths(wins, games, active, iterations, tolerance)
+    logs = [ELO_SCALE * math.log(strength[i]) if i in active else 0.0 for i in range(k)]
+    mean = sum(logs[i] for i in active) / len(active) if active else 0.0
+    return {name: (logs[i] - mean + ELO_MEAN if i in active else ELO_MEAN)
+            for name, i in index.items()}
+
+
+def _pair_tables(
+    index: Mapping[str, int],
+    pairwise: Mapping[tuple[str, str], tuple[float, float]],
+    prior_draws: float,
+) -> tuple[list[list[float]], list[list[float]]]:
+    """The wins of each entry over each other and the games each pair played, with the
+    ``prior_draws`` virtual draws of every pair that met."""
+    k = len(index)
     wins = [[0.0] * k for _ in range(k)]
     for (a, b), (wa, wb) in pairwise.items():
         i, j = index[a], index[b]
@@ -108,9 +125,21 @@ def elo_ratings(
             if i != j and games[i][j] > 0:
                 wins[i][j] += prior_draws / 2
                 games[i][j] += prior_draws
+    return wins, games
+
+
+def _strengths(
+    wins: Sequence[Sequence[float]],
+    games: Sequence[Sequence[float]],
+    active: Sequence[int],
+    iterations: int,
+    tolerance: float,
+) -> list[float]:
+    """The Bradley-Terry strengths of the ``active`` entries (geometric mean 1; 1 for the
+    others) by Hunter's fixed-point iteration."""
+    k = len(wins)
     total_wins = [sum(row) for row in wins]
     strength = [1.0] * k
-    active = [i for i in range(k) if any(games[i])]
     for _ in range(iterations):
         change = 0.0
         new = strength.copy()
@@ -128,10 +157,7 @@ def elo_ratings(
         strength = new
         if change < tolerance:
             break
-    logs = [ELO_SCALE * math.log(strength[i]) if i in active else 0.0 for i in range(k)]
-    mean = sum(logs[i] for i in active) / len(active) if active else 0.0
-    return {name: (logs[i] - mean + ELO_MEAN if i in active else ELO_MEAN)
-            for name, i in index.items()}
+    return strength
 
 
 def percentile(values: Sequence[float], q: float) -> float:

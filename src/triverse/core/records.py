@@ -116,48 +116,24 @@ class Record:
         name the rules it was played under (the game's ``record_options``), so that it replays
         as it was played.
         """
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"not a Triverse record: 'format' is {data.get('format')!r}, "
-                              f"not {FORMAT!r}")
-        version = data.get("version")
-        if type(version) is not int or (version != VERSION and version not in OLD_VERSIONS):
-            readable = ", ".join(str(v) for v in sorted([*OLD_VERSIONS, VERSION]))
-            raise RecordError(f"record version {version!r} is not supported "
-                              f"(this Triverse reads versions {readable})")
-        game = _field(data, "game", str)
-        seed = _field(data, "seed", int)
-        raw_players = _field(data, "players", list)
-        players = []
-        for i, p in enumerate(raw_players):
-            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-                raise RecordError(f"players[{i}] must be an object with a 'name'")
-            kind = p.get("kind", "human")
-            if kind not in PLAYER_KINDS:
-                raise RecordError(f"players[{i}].kind is {kind!r}; it is one of "
-                                  f"{', '.join(PLAYER_KINDS)}")
-            players.append(PlayerInfo(p["name"], kind))
-        actions = _field(data, "actions", list)
+        record, version = _checked_header(data)
+        game = _field(record, "game", str)
+        seed = _field(record, "seed", int)
+        players = _players(_field(record, "players", list))
+        actions = _field(record, "actions", list)
         for i, a in enumerate(actions):
             if not isinstance(a, str):
                 raise RecordError(f"actions[{i}] must be a string in notation, not {a!r}")
-        options = data.get("options") or {}
+        options = record.get("options") or {}
         if not isinstance(options, dict):
             raise RecordError("'options' must be an object")
         if version != VERSION:
             options = {**_record_options(game, version), **options}
-        setup = data.get("setup")
+        setup = record.get("setup")
         if setup is not None and not isinstance(setup, dict):
             raise RecordError("'setup' must be an object or null")
-        raw_result = data.get("result")
-        result = None
-        if raw_result is not None:
-            try:
-                result = Result.from_json(raw_result)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise RecordError(f"'result' is malformed: {exc}") from None
-        meta = data.get("meta") or {}
+        result = _result(record.get("result"))
+        meta = record.get("meta") or {}
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be an object")
         return cls(game, tuple(players), seed, tuple(actions), options, setup, result, meta)
@@ -248,6 +224,46 @@ def replay(record: Record, *, check_result: bool = True) -> State[Any]:
                 f"and {list(actual.ranks)}",
             )
     return state
+
+
+def _checked_header(data: object) -> tuple[dict[str, Any], int]:
+    """A record (a JSON object of the Triverse format, of a version this Triverse reads) and
+    its version."""
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a Triverse record: 'format' is {data.get('format')!r}, "
+                          f"not {FORMAT!r}")
+    version = data.get("version")
+    if type(version) is not int or (version != VERSION and version not in OLD_VERSIONS):
+        readable = ", ".join(str(v) for v in sorted([*OLD_VERSIONS, VERSION]))
+        raise RecordError(f"record version {version!r} is not supported "
+                          f"(this Triverse reads versions {readable})")
+    return data, version
+
+
+def _players(raw_players: list[Any]) -> list[PlayerInfo]:
+    """A record's players, each an object with a ``name`` and a known ``kind``."""
+    players = []
+    for i, p in enumerate(raw_players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise RecordError(f"players[{i}] must be an object with a 'name'")
+        kind = p.get("kind", "human")
+        if kind not in PLAYER_KINDS:
+            raise RecordError(f"players[{i}].kind is {kind!r}; it is one of "
+                              f"{', '.join(PLAYER_KINDS)}")
+        players.append(PlayerInfo(p["name"], kind))
+    return players
+
+
+def _result(raw_result: Any) -> Result | None:
+    """A record's result (``None``: the record does not give one)."""
+    if raw_result is None:
+        return None
+    try:
+        return Result.from_json(raw_result)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"'result' is malformed: {exc}") from None
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:

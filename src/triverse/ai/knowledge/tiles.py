@@ -72,6 +72,67 @@ def _best_opening(state: TileState) -> Place:
                key=lambda a: a.tile.total)
 
 
+def _follows(previous: TileObservation, obs: TileObservation, seat: int) -> bool:
+    """Whether ``obs`` is a later view of the same round by the same seat as ``previous``."""
+    return (previous.player == seat and previous.round == obs.round
+            and previous.num_players == obs.num_players
+            and obs.board[:len(previous.board)] == previous.board)
+
+
+def _active_others(obs: TileObservation, seat: int, before: tuple[int, ...]) -> list[int]:
+    """The other seats, in turn order after ``seat``, that held tiles (at ``before``'s
+    counts or now)."""
+    n = obs.num_players
+    now = obs.hand_counts
+    order = [(seat + k) % n for k in range(1, n)]
+    return [q for q in order if now[q] > 0 or before[q] > 0]
+
+
+def _ban_drawers(banned: dict[int, frozenset[Tile]], previous: TileObservation,
+                 obs: TileObservation, mine: list[Place], turns: list[tuple[int, Place]]
+                 ) -> None:
+    """Replay the seat's placement (``mine``) and the others' ``turns`` on the board of
+    ``previous``: a seat that drew before placing gets the tiles that fitted as its turn
+    began banned."""
+    before, now = previous.hand_counts, obs.hand_counts
+    board = Board()
+    for p in (*previous.board, *mine):
+        board.place(p.cell, p.values)
+    for q, placed in turns:
+        if now[q] - before[q] + 1 > 0:  # it drew
+            banned[q] = _fitting(board, obs)
+        board.place(placed.cell, placed.values)
+
+
+def _fitting(board: Board, obs: TileObservation) -> frozenset[Tile]:
+    """The tiles of the set that fit one of the board's open cells."""
+    candidates = obs.tileset.placements.candidates
+    fitting: set[Tile] = set()
+    for pattern in board.frontier.values():
+        for tile, _rotation in candidates.get(pattern, ()):
+            fitting.add(tile)
+    return frozenset(fitting)
+
+
+def _deal_banned(state: TileState, seat: int, banned: dict[int, frozenset[Tile]],
+                 hidden: list[Tile]) -> tuple[dict[int, list[Tile]], list[Tile]]:
+    """The hands of the seats with ``banned`` tiles, each the first of the ``hidden`` tiles
+    it may hold (a seat for which too few qualify gets none), and the tiles left."""
+    hands: dict[int, list[Tile]] = {}
+    for q, ban in banned.items():
+        count = len(state.hands[q])
+        if q == seat or not count:
+            continue
+        allowed = [t for t in hidden if t not in ban]
+        if len(allowed) < count:
+            continue
+        chosen = allowed[:count]
+        hands[q] = chosen
+        taken = set(chosen)
+        hidden = [t for t in hidden if t not in taken]
+    return hands, hidden
+
+
 class TileKnowledge(Knowledge):
     """Tri-ominoes and Trinity."""
 
@@ -205,9 +266,7 @@ class TileKnowledge(Knowledge):
         memory["observation"] = obs
         banned: dict[int, frozenset[Tile]] = memory.setdefault("banned", {})
         if (seat is None or not isinstance(previous, TileObservation)
-                or previous.player != seat or previous.round != obs.round
-                or previous.num_players != obs.num_players
-                or obs.board[:len(previous.board)] != previous.board):
+                or not _follows(previous, obs, seat)):
             banned.clear()
             return
         new = obs.board[len(previous.board):]
@@ -217,30 +276,14 @@ class TileKnowledge(Knowledge):
         own = set(previous.hand or ())
         mine = [p for p in new if p.tile in own]
         theirs = [p for p in new if p.tile not in own]
-        n = obs.num_players
-        order = [(seat + k) % n for k in range(1, n)]
-        active = [q for q in order if now[q] > 0 or before[q] > 0]
+        active = _active_others(obs, seat, before)
         if len(theirs) != len(active) or len(mine) > 1:
             # Somebody passed (or a round boundary): only what stayed certain is kept.
             for q in list(banned):
                 if now[q] > before[q]:
                     del banned[q]
             return
-        board = Board()
-        for p in previous.board:
-            board.place(p.cell, p.values)
-        for p in mine:
-            board.place(p.cell, p.values)
-        candidates = obs.tileset.placements.candidates
-        for q, placed in zip(active, theirs, strict=True):
-            drew = now[q] - before[q] + 1
-            if drew > 0:
-                fitting: set[Tile] = set()
-                for pattern in board.frontier.values():
-                    for tile, _rotation in candidates.get(pattern, ()):
-                        fitting.add(tile)
-                banned[q] = frozenset(fitting)
-            board.place(placed.cell, placed.values)
+        _ban_drawers(banned, previous, obs, mine, list(zip(active, theirs, strict=True)))
 
     def sample_world(self, game: Game[Any, Any], observation: Observation,
                      rng: random.Random, memory: Memory | None) -> AnyState:
@@ -256,18 +299,7 @@ class TileKnowledge(Knowledge):
         hidden = [t for q, hand in enumerate(state.hands) if q != seat for t in hand]
         hidden.extend(state.pool[state.pool_pos:])
         rng.shuffle(hidden)
-        hands: dict[int, list[Tile]] = {}
-        for q, ban in banned.items():
-            count = len(state.hands[q])
-            if q == seat or not count:
-                continue
-            allowed = [t for t in hidden if t not in ban]
-            if len(allowed) < count:
-                continue
-            chosen = allowed[:count]
-            hands[q] = chosen
-            taken = set(chosen)
-            hidden = [t for t in hidden if t not in taken]
+        hands, hidden = _deal_banned(state, seat, banned, hidden)
         for q, hand in enumerate(state.hands):
             if q == seat or q in hands:
                 continue

@@ -24,6 +24,9 @@ turn at once).
   plain squares (:func:`play_points`), apply them without events (:func:`apply_play`) and
   remember each board's and rack's plays for the search under way.
 
+The values of racks and leaves are in :mod:`triverse.ai.knowledge.trident_racks`, the fast
+scoring in :mod:`triverse.ai.knowledge.trident_points`; this module exports both.
+
 >>> import random
 >>> from triverse import load_game
 >>> game = load_game("trident")
@@ -41,20 +44,25 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from triverse.ai.knowledge import Knowledge, score_margin
+from triverse.ai.knowledge.trident_points import apply_play, play_points
+from triverse.ai.knowledge.trident_racks import (
+    RACK_DUPLICATE_POINTS,
+    RACK_TILE_POINTS,
+    RACK_TRITON_POINTS,
+    average_leave,
+    leave_points,
+    leave_value,
+    rack_points,
+    tile_leave,
+    unseen_counts,
+)
 from triverse.core.events import Event
 from triverse.core.game import State
 from triverse.core.rng import fresh_seed
-from triverse.games.trident.board import (
-    ACROSS,
-    DOWN,
-    IS_BIS,
-    JOKER_FLAG,
-    MULTIPLIER,
-    update_after_play,
-)
+from triverse.games.trident.board import IS_BIS
 from triverse.games.trident.engine import TridentState
 from triverse.games.trident.movegen import generate_exchanges, generate_plays
-from triverse.games.trident.scoring import TRIO_BONUS, TRITON_BONUS, play_lines
+from triverse.games.trident.scoring import TRIO_BONUS
 from triverse.games.trident.tiles import (
     JOKER,
     PASS,
@@ -62,7 +70,6 @@ from triverse.games.trident.tiles import (
     TRIO_SUM,
     Exchange,
     Pass,
-    Placement,
     Play,
     tile_points,
 )
@@ -72,15 +79,8 @@ Remembered = dict[tuple[tuple[int, ...], tuple[int, ...], bool], tuple[Play | No
 """Plays remembered in one search: by board (square and code of each tile down), rack and
 scoring variant, the play chosen and its points."""
 
-LEAVE_W = 0.5
-"""How much the value of the tiles kept on the rack (:func:`leave_value`) counts against a
-play's points."""
 BIS_VALUE = 20.0
 """A BIS square: another turn at once, worth about an average turn's points."""
-JOKER_LEAVE = 9.0
-DUPLICATE_LEAVE = -3.0
-TRITON_HOPE = 60.0
-"""What a rack that could make 15 with one more tile is worth, times the chance of drawing it."""
 RACK_W = 1.0
 """How much a rack's value (:func:`rack_points`) counts in a simulation's judgement (the
 seat's for it, the best other rack's against it)."""
@@ -97,272 +97,6 @@ NEXT_TURN_POINTS = 44.8
 the rack values (``benchmarks/trident_rack_points.py``, its ``turn``): what
 :meth:`TridentKnowledge.next_turn_points` counts a turn against, as :func:`rack_points` counts
 a rack against the average rack."""
-
-
-def tile_leave(t: int) -> float:
-    """The worth of keeping one tile: jokers are gold, middling numbers flexible, high ones
-    hard to place (a pair must total 15 or less).
-
-    >>> tile_leave(16) > tile_leave(5) > tile_leave(14)
-    True
-    """
-    if t == JOKER:
-        return JOKER_LEAVE
-    return 1.5 - 0.45 * max(0, t - 7) - 0.3 * max(0, 2 - t)
-
-
-def leave_value(rack: Sequence[int], unseen: Counter[int] | None = None) -> float:
-    """The worth of the tiles kept on a rack (before drawing)."""
-    value = sum(tile_leave(t) for t in rack)
-    counts = Counter(rack)
-    value += DUPLICATE_LEAVE * sum(c - 1 for c in counts.values() if c > 1)
-    numbers = [t for t in rack if t != JOKER]
-    if len(rack) == 2 and len(numbers) == 2:
-        need = TRIO_SUM - numbers[0] - numbers[1]
-        if 0 <= need <= 15:
-            chance = 0.08 if unseen is None else unseen[need] / max(1, sum(unseen.values()))
-            value += TRITON_HOPE * chance
-    return value
-
-
-RACK_TILE_POINTS: tuple[float, ...] = (
-    -2.52, -0.82, -0.63, 0.10, 0.58, 0.08, 0.20, 0.48,  # 0-7
-    1.39, 0.88, -1.09, -2.56, -2.37, -3.51, -5.51, -6.02,  # 8-15
-    25.29,  # a joker
-)
-"""What a tile on a full rack adds to the points of the next turn, against an average tile:
-fitted by least squares to the best play's points (:meth:`TridentKnowledge.greedy_play`) of
-12,000 racks dealt from the unseen tiles of positions of games between average players
-(``benchmarks/trident_rack_points.py``). A joker is worth a Trio almost anywhere; 13, 14 and 15
-are hard to place."""
-RACK_TRITON_POINTS = 77.82
-"""Three numbers totalling 15 on the rack: the next turn's Triton (+50, a Trio of 30 and its
-cross lines), fitted with :data:`RACK_TILE_POINTS`."""
-RACK_DUPLICATE_POINTS = -5.37
-"""Each tile the same as another on the rack, fitted with :data:`RACK_TILE_POINTS`."""
-
-
-def rack_points(rack: Sequence[int]) -> float:
-    """The veteran's value of a full rack: the points it adds to the next turn's best play
-    (:data:`RACK_TILE_POINTS`, a Triton in hand, tiles the same).
-
-    >>> rack_points([4, 5, 6]) > rack_points([4, 5, 16]) > rack_points([4, 5, 14])
-    True
-    """
-    value = 0.0
-    seen = 0
-    total = 0
-    numbers = 0
-    for t in rack:
-        value += RACK_TILE_POINTS[t]
-        if seen >> t & 1:
-            value += RACK_DUPLICATE_POINTS
-        seen |= 1 << t
-        if t != JOKER:
-            total += t
-            numbers += 1
-    if numbers == 3 and total == TRIO_SUM:
-        value += RACK_TRITON_POINTS
-    return value
-
-
-def _outward(board: Sequence[int], base: int, step: int, lo: int, hi: int) -> tuple[int, int]:
-    """The numbers (a joker counts 0) and the count of the tiles already down next to squares
-    ``lo`` to ``hi`` of one line, walking outwards from both ends to the first empty square."""
-    points = extra = 0
-    q = lo - 1
-    while q >= 0:
-        code = board[base + q * step]
-        if code < 0:
-            break
-        points += 0 if code >= JOKER_FLAG else code
-        extra += 1
-        q -= 1
-    q = hi + 1
-    while q < SIZE:
-        code = board[base + q * step]
-        if code < 0:
-            break
-        points += 0 if code >= JOKER_FLAG else code
-        extra += 1
-        q += 1
-    return points, extra
-
-
-def _plain_points(board: Sequence[int], tiles: Sequence[Placement]) -> int | None:
-    """:func:`play_points` of a play whose new tiles are all on plain squares (no multiplier:
-    a pair scores its numbers, a joker 0, a Trio 30), walking the board; ``None`` for a play
-    on a premium square (or a lone tile)."""
-    for p in tiles:
-        if MULTIPLIER[p.row * SIZE + p.col] != 1:
-            return None
-    n = len(tiles)
-    total = 0
-    if n == 1:
-        cross: tuple[int, ...] = (ACROSS, DOWN)
-    else:
-        main = ACROSS if tiles[0].row == tiles[1].row else DOWN
-        cross = (DOWN,) if main == ACROSS else (ACROSS,)
-        jokers = 0
-        if main == ACROSS:
-            row = tiles[0].row
-            cols = [p.col for p in tiles]
-            lo, hi = min(cols), max(cols)
-            base, step = row * SIZE, 1
-        else:
-            col = tiles[0].col
-            rows = [p.row for p in tiles]
-            lo, hi = min(rows), max(rows)
-            base, step = col, SIZE
-        length = hi - lo + 1
-        points = 0
-        for p in tiles:
-            if p.joker:
-                jokers += 1
-            else:
-                points += p.value
-        for q in range(lo + 1, hi):  # a tile already down between the new ones
-            code = board[base + q * step]
-            if code >= 0:
-                points += 0 if code >= JOKER_FLAG else code
-        more, extra = _outward(board, base, step, lo, hi)
-        points += more
-        length += extra
-        total += TRIO_SUM + TRIO_BONUS if length == 3 else points
-        if n == 3 and not jokers:
-            total += TRITON_BONUS
-    lines = 0
-    for p in tiles:
-        own = 0 if p.joker else p.value
-        for d in cross:
-            if d == ACROSS:
-                base, step, k = p.row * SIZE, 1, p.col
-            else:
-                base, step, k = p.col, SIZE, p.row
-            more, extra = _outward(board, base, step, k, k)
-            points = own + more
-            length = 1 + extra
-            if length > 1:
-                lines += 1
-                total += TRIO_SUM + TRIO_BONUS if length == 3 else points
-    if n == 1 and not lines:
-        return None
-    return total
-
-
-def leave_points(kept: Sequence[int], unseen: Counter[int]) -> float:
-    """The veteran's value of the tiles kept after a play, in the next turn's points: their
-    :data:`RACK_TILE_POINTS`, and for two numbers the chance that the tile drawn makes a
-    Triton with them.
-
-    >>> from triverse.games.trident.tiles import TILE_SET
-    >>> unseen = Counter(TILE_SET)  # the 83 tiles: nine 0s, one 15, two jokers
-    >>> leave_points([16], unseen) > leave_points([7, 8], unseen) > leave_points([7, 9], unseen)
-    True
-    """
-    value = rack_points(kept)
-    if len(kept) == 2 and JOKER not in kept:
-        need = TRIO_SUM - kept[0] - kept[1]
-        if 0 <= need <= 15:
-            value += RACK_TRITON_POINTS * unseen[need] / max(1, sum(unseen.values()))
-    return value
-
-
-def play_points(board: Sequence[int], tiles: Sequence[Placement], triolet: bool) -> int:
-    """The points of a legal play: the engine's :func:`~triverse.games.trident.scoring.score_play`
-    total, computed without its labels (tested equal).
-
-    >>> from triverse.games.trident.board import new_board
-    >>> board = new_board()
-    >>> board[7 * SIZE + 7], board[7 * SIZE + 8] = 2, 4
-    >>> play_points(board, [Placement(7, 9, 9, False)], False)  # a Trio
-    30
-    >>> play_points(board, [Placement(6, 8, 3, False)], False)  # the pair 3 + 4 down
-    7
-    """
-    fast = _plain_points(board, tiles)
-    if fast is not None:
-        return fast
-    overlay, found = play_lines(board, tiles)
-    lines = [(squares, codes) for _d, squares, codes in found]
-    if not lines:
-        (p,) = tiles
-        return 0 if p.joker else p.value * MULTIPLIER[p.row * SIZE + p.col]
-    triton = len(tiles) == 3
-    main = -1
-    if triton:
-        for i, (squares, _codes) in enumerate(lines):
-            if all(q in overlay for q in squares):
-                main = i
-                break
-    assigned: list[dict[int, int]] = [{} for _ in lines]
-
-    def points(i: int, given: dict[int, int]) -> int:
-        squares, codes = lines[i]
-        if len(codes) == 2:
-            return sum(0 if c >= 16 else c * given.get(s, 1)
-                       for s, c in zip(squares, codes, strict=True))
-        if triolet or i == main:
-            mult = 1
-            for m in given.values():
-                mult *= m
-            return (TRIO_SUM + TRIO_BONUS) * mult
-        return sum((c & 15) * given.get(s, 1) for s, c in zip(squares, codes, strict=True)) \
-            + TRIO_BONUS
-
-    for s in overlay:
-        m = MULTIPLIER[s]
-        if m == 1:
-            continue
-        best_index = -1
-        best_gain = -1
-        for i, (squares, _codes) in enumerate(lines):
-            if s not in squares:
-                continue
-            gain = points(i, {**assigned[i], s: m}) - points(i, assigned[i])
-            if gain > best_gain:
-                best_gain, best_index = gain, i
-        if best_index >= 0:
-            assigned[best_index][s] = m
-    total = sum(points(i, assigned[i]) for i in range(len(lines)))
-    if triton and not any(p.joker for p in tiles):
-        total += TRITON_BONUS
-    return total
-
-
-def apply_play(state: TridentState, play: Play, points: int) -> None:
-    """Apply a legal play worth ``points`` (:func:`play_points`) as the engine's
-    ``apply_unchecked`` does, without writing its events: for simulations (tested equal)."""
-    seat = state.order[state.turn]
-    state.scores[seat] += points
-    board = state.board
-    placed = state.placed
-    rack = state.racks[seat]
-    squares = []
-    for p in play.tiles:
-        s = p.row * SIZE + p.col
-        squares.append(s)
-        board[s] = p.value + JOKER_FLAG if p.joker else p.value
-        placed.append(s)
-        rack.remove(JOKER if p.joker else p.value)
-    update_after_play(board, state.cross, state.anchors, squares)
-    bag = state.bag
-    for _ in range(min(len(squares), len(bag))):
-        rack.append(bag.pop())
-    rack.sort()
-    state.passes = 0
-    state.idle = 0
-    state.history.append(play)
-    if not rack and not bag:
-        state._end_out(seat)
-    elif not any(IS_BIS[s] for s in squares):
-        state.turn = (state.turn + 1) % len(state.order)
-
-
-def average_leave(kept: Sequence[int], unseen: Counter[int]) -> float:
-    """The average player's value of the tiles kept after a play: half their
-    :func:`leave_value`."""
-    return LEAVE_W * leave_value(kept, unseen)
 
 
 def plays_valued(state: TridentState, seat: int, plays: Sequence[Play], unseen: Counter[int],
@@ -391,17 +125,6 @@ def plays_valued(state: TridentState, seat: int, plays: Sequence[Play], unseen: 
     return out
 
 
-def unseen_counts(state: TridentState, seat: int) -> Counter[int]:
-    """The tiles ``seat`` has not seen: the set less the board and its own rack."""
-    from triverse.games.trident.tiles import TILE_SET
-
-    unseen = Counter(TILE_SET)
-    board = state.board
-    for s in state.placed:
-        unseen[JOKER if board[s] >= 16 else board[s]] -= 1
-    for t in state.racks[seat]:
-        unseen[t] -= 1
-    return unseen
 
 
 class TridentKnowledge(Knowledge):
@@ -680,4 +403,19 @@ class TridentKnowledge(Knowledge):
         return points + bis - NEXT_TURN_POINTS
 
 
-__all__ = ["TridentKnowledge", "leave_value", "play_points", "tile_leave"]
+__all__ = [
+    "NEXT_TURN_POINTS",
+    "RACK_DUPLICATE_POINTS",
+    "RACK_TILE_POINTS",
+    "RACK_TRITON_POINTS",
+    "SAME_SQUARES",
+    "TridentKnowledge",
+    "apply_play",
+    "leave_points",
+    "leave_value",
+    "play_points",
+    "plays_valued",
+    "rack_points",
+    "tile_leave",
+    "unseen_counts",
+]

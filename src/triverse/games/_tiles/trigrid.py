@@ -431,48 +431,68 @@ def draw(board: Board, marks: Mapping[Cell, str] | None = None, frontier_mark: s
     box = board.bounds(margin=bool(frontier_mark))
     if box is None:
         return ["(empty board)"]
-    min_x, min_y, max_x, max_y = box
-    # Vertex X sits at column 4 * (X - min_x); line 2 * (Y - min_y).
-    width = 4 * (max_x + 2 - min_x) + 1
-    height = 2 * (max_y + 1 - min_y) + 1
-    grid = [[" "] * width for _ in range(height)]
-
-    def put(line: int, col: int, text: str) -> None:
-        for i, ch in enumerate(text):
-            if 0 <= col + i < width:
-                grid[line][col + i] = ch
-
-    def centre(cell: Cell) -> tuple[int, int]:
-        return 2 * (cell[1] - min_y) + 1, 4 * (cell[0] - min_x) + 4
-
+    canvas = _Canvas(*box)
     for cell in board.cells:
-        line, col = centre(cell)
-        if is_up(cell):
-            put(line, col - 2, "/")
-            put(line, col + 2, "\\")
-            put(line + 1, col - 3, "-------")
-        else:
-            put(line, col - 2, "\\")
-            put(line, col + 2, "/")
-            put(line - 1, col - 3, "-------")
-        text = marks.get(cell, "")[:3]
-        if text:
-            put(line, col - (len(text) - 1) // 2, text)
+        canvas.triangle(cell, marks.get(cell, "")[:3])
     if frontier_mark:
         for cell in board.frontier:
-            line, col = centre(cell)
-            put(line, col, frontier_mark[:1])
-    for (vx, vy), value in board.corners.items():
-        put(2 * (vy - min_y), 4 * (vx - min_x), str(value))
-    label_width = 2 + max(len(str(min_y)), len(str(max_y)))
-    axis = [" "] * (width + 2)
-    for x in range(min_x, max_x + 1):
-        text = str(x)
-        col = 4 * (x - min_x) + 4 - (len(text) - 1) // 2
-        if all(ch == " " for ch in axis[max(col - 1, 0): col + len(text) + 1]):
-            axis[col: col + len(text)] = list(text)
-    out = [("x".ljust(label_width) + " " + "".join(axis)).rstrip()]
-    for i, chars in enumerate(grid):
-        label = f"y {min_y + i // 2}" if i % 2 == 1 else ""
-        out.append((label.ljust(label_width) + " " + "".join(chars)).rstrip())
-    return out
+            line, col = canvas.centre(cell)
+            canvas.put(line, col, frontier_mark[:1])
+    for vertex, value in board.corners.items():
+        canvas.put(*canvas.vertex(vertex), str(value))
+    return canvas.lines()
+
+
+class _Canvas:
+    """The character grid :func:`draw` fills: vertex ``(X, Y)`` sits at column
+    ``4 * (X - min_x)`` of line ``2 * (Y - min_y)``."""
+
+    def __init__(self, min_x: int, min_y: int, max_x: int, max_y: int) -> None:
+        self.min_x, self.min_y, self.max_x, self.max_y = min_x, min_y, max_x, max_y
+        self.width = 4 * (max_x + 2 - min_x) + 1
+        height = 2 * (max_y + 1 - min_y) + 1
+        self.grid = [[" "] * self.width for _ in range(height)]
+
+    def put(self, line: int, col: int, text: str) -> None:
+        """Write ``text`` from column ``col`` of ``line`` (what falls outside is dropped)."""
+        for i, ch in enumerate(text):
+            if 0 <= col + i < self.width:
+                self.grid[line][col + i] = ch
+
+    def centre(self, cell: Cell) -> tuple[int, int]:
+        """The line and column of a cell's centre."""
+        return 2 * (cell[1] - self.min_y) + 1, 4 * (cell[0] - self.min_x) + 4
+
+    def vertex(self, vertex: Cell) -> tuple[int, int]:
+        """The line and column of a vertex."""
+        return 2 * (vertex[1] - self.min_y), 4 * (vertex[0] - self.min_x)
+
+    def triangle(self, cell: Cell, text: str) -> None:
+        """The edges of a placed cell, and ``text`` centred inside it."""
+        line, col = self.centre(cell)
+        if is_up(cell):
+            self.put(line, col - 2, "/")
+            self.put(line, col + 2, "\\")
+            self.put(line + 1, col - 3, "-------")
+        else:
+            self.put(line, col - 2, "\\")
+            self.put(line, col + 2, "/")
+            self.put(line - 1, col - 3, "-------")
+        if text:
+            self.put(line, col - (len(text) - 1) // 2, text)
+
+    def lines(self) -> list[str]:
+        """The grid's lines under the column labels ``x``, each after its row label ``y``."""
+        min_x, min_y, max_y = self.min_x, self.min_y, self.max_y
+        label_width = 2 + max(len(str(min_y)), len(str(max_y)))
+        axis = [" "] * (self.width + 2)
+        for x in range(min_x, self.max_x + 1):
+            text = str(x)
+            col = 4 * (x - min_x) + 4 - (len(text) - 1) // 2
+            if all(ch == " " for ch in axis[max(col - 1, 0): col + len(text) + 1]):
+                axis[col: col + len(text)] = list(text)
+        out = [("x".ljust(label_width) + " " + "".join(axis)).rstrip()]
+        for i, chars in enumerate(self.grid):
+            label = f"y {min_y + i // 2}" if i % 2 == 1 else ""
+            out.append((label.ljust(label_width) + " " + "".join(chars)).rstrip())
+        return out

@@ -237,19 +237,35 @@ class Board:
              for x2, y2 in stars[:i]),
             default=0,
         )
-        pairs: list[tuple[int, int]] = []
         if closest2 <= tol * tol or n < 8 or angles is None:
-            for a in range(n):
-                for b in range(a + 1, n):
-                    pa, pb = stars[a], stars[b]
-                    if not any(
-                        near_segment(pc, pa, pb, tol)
-                        for c, pc in enumerate(stars)
-                        if c != a and c != b
-                    ):
-                        pairs.append((a, b))
-            return pairs
+            return self._clear_pairs()
         window = math.asin(tol / math.sqrt(closest2)) + 1e-6
+        return self._clear_pairs_in_windows(orders, angles, window)
+
+    def _clear_pairs(self) -> list[tuple[int, int]]:
+        """The pairs ``a < b`` whose segment passes no other star, every star tested."""
+        stars, tol = self.stars, self.tolerance
+        n = self.n
+        pairs: list[tuple[int, int]] = []
+        for a in range(n):
+            for b in range(a + 1, n):
+                pa, pb = stars[a], stars[b]
+                if not any(
+                    near_segment(pc, pa, pb, tol)
+                    for c, pc in enumerate(stars)
+                    if c != a and c != b
+                ):
+                    pairs.append((a, b))
+        return pairs
+
+    def _clear_pairs_in_windows(
+        self, orders: list[list[int]], angles: list[list[float]], window: float
+    ) -> list[tuple[int, int]]:
+        """The pairs ``a < b`` whose segment passes no other star, testing only the stars
+        within ``window`` radians of ``b`` as seen from ``a`` (see :meth:`_candidates`)."""
+        stars, tol = self.stars, self.tolerance
+        n = self.n
+        pairs: list[tuple[int, int]] = []
         limit = tol * tol
         for a in range(n):
             order, angle = orders[a], angles[a]
@@ -288,19 +304,7 @@ class Board:
         """
         n, stars = self.n, self.stars
         full = (1 << n) - 1
-        position: list[list[int]] = []
-        prefix: list[list[int]] = []
-        for order in orders:
-            pos = [0] * n
-            pre = [0]
-            acc = 0
-            for i, c in enumerate(order):
-                pos[c] = i
-                acc |= 1 << c
-                pre.append(acc)
-            position.append(pos)
-            prefix.append(pre)
-
+        position, prefix = _order_masks(orders, n)
         neighbours = [0] * n
         for a, b in self._cand_of:
             neighbours[a] |= 1 << b
@@ -343,6 +347,24 @@ class Board:
                         continue
                     out.append((a, b, c))
         return out
+
+
+def _order_masks(orders: list[list[int]], n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """For each star's angular order of the others: each star's position in it, and the
+    bitmasks of its prefixes (``prefix[a][i]``: the first ``i`` stars around ``a``)."""
+    position: list[list[int]] = []
+    prefix: list[list[int]] = []
+    for order in orders:
+        pos = [0] * n
+        pre = [0]
+        acc = 0
+        for i, c in enumerate(order):
+            pos[c] = i
+            acc |= 1 << c
+            pre.append(acc)
+        position.append(pos)
+        prefix.append(pre)
+    return position, prefix
 
 
 @lru_cache(maxsize=8)

@@ -45,6 +45,11 @@ def _grid_size(n: int, width: int, height: int) -> tuple[int, int]:
 
 def render(obs: TrianglesObservation) -> str:
     """The picture of ``obs`` (see the module docstring)."""
+    return "\n".join(_plot(obs) + _lists(obs) + [_status(obs)])
+
+
+def _plot(obs: TrianglesObservation) -> list[str]:
+    """The stars by number on a character grid, and the lines between them."""
     stars = obs.stars
     xs = [x for x, _ in stars]
     ys = [y for _, y in stars]
@@ -73,10 +78,14 @@ def render(obs: TrianglesObservation) -> str:
         for k, ch in enumerate(label):
             grid[row][start + k] = ch
             taken[row][start + k] = True
-    out = ["".join(r).rstrip() for r in grid]
+    return ["".join(r).rstrip() for r in grid]
+
+
+def _lists(obs: TrianglesObservation) -> list[str]:
+    """The board, the scores, the lines and the closed triangles, in words."""
     origin = "explicit setup" if obs.custom else f"seed {obs.seed}"
-    out.append(f"Triangles on a {obs.board} board: {len(stars)} stars ({origin}), "
-               f"tolerance {obs.tolerance}.")
+    out = [f"Triangles on a {obs.board} board: {len(obs.stars)} stars ({origin}), "
+           f"tolerance {obs.tolerance}."]
     out.append("   ".join(
         f"Player {p + 1} ({LINE_MARKS[p]}): {obs.scores[p]} triangle"
         f"{'' if obs.scores[p] == 1 else 's'}" for p in (0, 1)))
@@ -90,17 +99,18 @@ def render(obs: TrianglesObservation) -> str:
             f"Triangles ({len(obs.triangles)}): " + ", ".join(
                 f"{a}-{b}-{c} P{p + 1}" for a, b, c, p in obs.triangles),
             100, subsequent_indent="  "))
+    return out
+
+
+def _status(obs: TrianglesObservation) -> str:
+    """Whose turn it is, or how the game ended."""
     if obs.to_move is None:
         s0, s1 = obs.scores[0], obs.scores[1]
         if s0 == s1:
-            out.append(f"Game over: no triangle can be closed any more. Draw, {s0}-{s1}.")
-        else:
-            w_ = 0 if s0 > s1 else 1
-            out.append(f"Game over: no triangle can be closed any more. Player {w_ + 1} wins "
-                       f"{max(s0, s1)}-{min(s0, s1)}.")
-    else:
-        again = " Play again after a triangle is on." if obs.again else ""
-        out.append(f"Player {obs.to_move + 1} to move: enter a line as a-b (two star numbers)."
-                   f"{again}")
-    return "\n".join(out)
-
+            return f"Game over: no triangle can be closed any more. Draw, {s0}-{s1}."
+        w_ = 0 if s0 > s1 else 1
+        return (f"Game over: no triangle can be closed any more. Player {w_ + 1} wins "
+                f"{max(s0, s1)}-{min(s0, s1)}.")
+    again = " Play again after a triangle is on." if obs.again else ""
+    return (f"Player {obs.to_move + 1} to move: enter a line as a-b (two star numbers)."
+            f"{again}")

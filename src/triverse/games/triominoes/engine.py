@@ -250,31 +250,12 @@ class TriominoesState(TileState):
         """Decide who opens the round and with which tile(s); return the events of drawing for a
         triple (seed) and the round start."""
         events: list[Event] = []
-        holder: int | None = None
-        best: Tile | None = None
-        for seat, hand in enumerate(self.hands):
-            for t in hand:
-                if t.is_triple and (best is None or t.total > best.total):
-                    best, holder = t, seat
+        best, holder = self._highest_held(triples=True)
         if best is None and self.rules.draw_until_triple:
-            seat = 0
-            while self.pool_pos < len(self.pool):
-                drawn = self.pool[self.pool_pos]
-                self.pool_pos += 1
-                self.hands[seat][drawn] = None
-                events.append(Event(
-                    "start_draw", seat, 0, f"{seat_text(seat)} draws for a triple",
-                    {"pool": self.pool_count}, {"tile": str(drawn)}))
-                if drawn.is_triple:
-                    best, holder = drawn, seat
-                    break
-                seat = (seat + 1) % self.game.num_players
+            best, holder = self._draw_for_triple(events)
         if best is None:
             # Pressman (or a setup without triples to draw): the highest tile opens.
-            for seat, hand in enumerate(self.hands):
-                for t in hand:
-                    if best is None or t.rank > best.rank:
-                        best, holder = t, seat
+            best, holder = self._highest_held(triples=False)
         if best is None or holder is None:
             raise RecordError("no seat holds a tile to open the round with")
         opening: tuple[Tile, ...] = (best,)
@@ -291,6 +272,36 @@ class TriominoesState(TileState):
             f"{names}", {"round": self.round, "starter": holder,
                          "opening": [str(t) for t in opening]}))
         return events
+
+    def _highest_held(self, triples: bool) -> tuple[Tile | None, int | None]:
+        """The highest triple in a hand (``triples``; by total) or the highest tile (by rank),
+        and the seat holding it; the first of equals."""
+        holder: int | None = None
+        best: Tile | None = None
+        for seat, hand in enumerate(self.hands):
+            for t in hand:
+                if triples:
+                    if t.is_triple and (best is None or t.total > best.total):
+                        best, holder = t, seat
+                elif best is None or t.rank > best.rank:
+                    best, holder = t, seat
+        return best, holder
+
+    def _draw_for_triple(self, events: list[Event]) -> tuple[Tile | None, int | None]:
+        """The seats draw in turn, from seat 0, until one draws a triple: that triple and its
+        seat (``None`` if the pool runs out first). The draws are added to ``events``."""
+        seat = 0
+        while self.pool_pos < len(self.pool):
+            drawn = self.pool[self.pool_pos]
+            self.pool_pos += 1
+            self.hands[seat][drawn] = None
+            events.append(Event(
+                "start_draw", seat, 0, f"{seat_text(seat)} draws for a triple",
+                {"pool": self.pool_count}, {"tile": str(drawn)}))
+            if drawn.is_triple:
+                return drawn, seat
+            seat = (seat + 1) % self.game.num_players
+        return None, None
 
     def _bonuses(self, seat: int, action: Place, specials: Specials | None) -> list[Event]:
         """The opening bonuses, hexagons and the bridge."""
