@@ -26,6 +26,7 @@ from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, settings_with
 from triverse.server.errors import ServerError
+from triverse.server.exclusive import claim_database
 from triverse.server.matches import MatchCache
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.routes import API_ROUTERS
@@ -101,22 +102,28 @@ def create_app(
 def _lifespan(
     service: MatchService, close_pubsub: bool
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """Start the worker pool, migrate, start the service; at the end close them in reverse
-    (and the pub/sub if the application made it)."""
+    """Claim the database (:mod:`triverse.server.exclusive`: a second server on it stops
+    here, with :class:`~triverse.server.exclusive.DatabaseInUse`), start the worker pool,
+    migrate, start the service; at the end close them in reverse (and the pub/sub if the
+    application made it), and give the claim up last."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        service.bots.start()  # first, before the server has threads of its own (fork safety)
-        service.migrate()
-        await service.start()
-        log.info("Triverse server ready (database %s)", _safe_url(service.settings.db_url))
+        claim = claim_database(service.settings.db_url)
         try:
-            yield
+            service.bots.start()  # before the server has threads of its own (fork safety)
+            service.migrate()
+            await service.start()
+            log.info("Triverse server ready (database %s)", _safe_url(service.settings.db_url))
+            try:
+                yield
+            finally:
+                await service.close()
+                service.bots.shutdown()
+                if close_pubsub:
+                    await service.pubsub.close()
         finally:
-            await service.close()
-            service.bots.shutdown()
-            if close_pubsub:
-                await service.pubsub.close()
+            claim.release()
 
     return lifespan
 
