@@ -329,3 +329,74 @@ def test_the_stale_cache_on_postgresql(pg_url: str) -> None:  # noqa: F811
             assert _move_elsewhere(service, match_id).move_number == 2
             waiter.send_json({"type": "sync"})
             assert waiter.receive_json()["view"]["move"] == 2
+
+
+def _terminate(url: str, backend: int | None) -> None:
+    """End a PostgreSQL connection from the outside (as a database restart would)."""
+    psycopg = pytest.importorskip("psycopg")
+    assert backend is not None
+    with psycopg.connect(url.split("?")[0], autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (backend,)).fetchone() == (True,)
+
+
+def _eventually_refused(url: str) -> None:
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            claim_database(url).release()
+        except DatabaseInUse:
+            return
+        assert time.monotonic() < deadline, "the claim was not taken again"
+        time.sleep(0.05)
+
+
+def test_a_lost_postgresql_claim_is_taken_again(
+    pg_url: str, caplog: pytest.LogCaptureFixture,  # noqa: F811
+) -> None:
+    claim = claim_database(pg_url)
+    try:
+        assert claim.can_lapse and claim.renew()
+        _terminate(pg_url, getattr(claim, "backend", None))
+        other = claim_database(pg_url)  # the lock went with the connection
+        other.release()
+        assert claim.renew()  # a new connection, the lock again
+        with pytest.raises(DatabaseInUse):
+            claim_database(pg_url)
+        # Taken by another server meanwhile: said loudly, and taken back once it is free.
+        _terminate(pg_url, getattr(claim, "backend", None))
+        other = claim_database(pg_url)
+        with caplog.at_level("ERROR", logger="triverse.server.exclusive"):
+            assert not claim.renew()
+        assert "lost its claim on the database, and cannot take it again: another Triverse " \
+               "server is using the database" in caplog.text
+        other.release()
+        assert claim.renew() and claim.held
+    finally:
+        claim.release()
+    assert not claim.renew()
+    claim_database(pg_url).release()
+
+
+def test_a_server_renews_its_postgresql_claim(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+) -> None:
+    import triverse.server.exclusive as exclusive
+
+    monkeypatch.setattr(exclusive, "RENEW_EVERY", 0.05)
+    backends: list[int] = []
+    real = exclusive._PostgresClaim._take
+
+    def take(self: Any) -> None:
+        real(self)
+        backends.append(self.backend)
+
+    monkeypatch.setattr(exclusive._PostgresClaim, "_take", take)
+    with _app(pg_url) as client:
+        assert client.get("/api/health").status_code == 200
+        _terminate(pg_url, backends[-1])
+        deadline = time.monotonic() + 10
+        while len(backends) < 2:
+            assert time.monotonic() < deadline, "the server did not claim its database again"
+            time.sleep(0.02)
+        _eventually_refused(pg_url)
+    claim_database(pg_url).release()

@@ -10,6 +10,7 @@ settings and the parts, and answers every error in the protocol's shape.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -26,7 +27,7 @@ from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, settings_with
 from triverse.server.errors import ServerError
-from triverse.server.exclusive import claim_database
+from triverse.server.exclusive import claim_database, keep_claim
 from triverse.server.matches import MatchCache
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.routes import API_ROUTERS
@@ -110,6 +111,7 @@ def _lifespan(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         claim = claim_database(service.settings.db_url)
+        watch = asyncio.create_task(keep_claim(claim)) if claim.can_lapse else None
         try:
             service.bots.start()  # before the server has threads of its own (fork safety)
             service.migrate()
@@ -123,6 +125,9 @@ def _lifespan(
                 if close_pubsub:
                     await service.pubsub.close()
         finally:
+            if watch is not None:
+                watch.cancel()
+                await asyncio.wait([watch])
             claim.release()
 
     return lifespan

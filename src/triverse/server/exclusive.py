@@ -36,11 +36,14 @@ server does not keep its claim.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
 import os
 import socket
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,7 +56,11 @@ from triverse.server.config import database_url
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DatabaseClaim", "DatabaseInUse", "claim_database", "lock_file_of"]
+__all__ = ["RENEW_EVERY", "DatabaseClaim", "DatabaseInUse", "claim_database", "keep_claim",
+           "lock_file_of"]
+
+RENEW_EVERY = 30.0
+"""Seconds between two checks of a claim that can lapse (:func:`keep_claim`)."""
 
 _HELD_FDS: set[int] = set()
 """The file descriptors of the claims this process holds (dropped in forked children)."""
@@ -101,6 +108,17 @@ class DatabaseClaim:
         """Whether this claim still holds a lock."""
         return False
 
+    @property
+    def can_lapse(self) -> bool:
+        """Whether the claim can be lost while the process lives (a PostgreSQL connection
+        can drop: the database restarts, say), so that :func:`keep_claim` should renew it."""
+        return False
+
+    def renew(self) -> bool:
+        """Check that the claim is still held and, if it was lost, take it again; whether it
+        is held (blocking: it may reach the database)."""
+        return self.held
+
     def release(self) -> None:
         """Give the claim up (again: nothing happens)."""
 
@@ -141,51 +159,105 @@ class _PostgresClaim(DatabaseClaim):
 
     def __init__(self, where: str, url: str) -> None:
         super().__init__(where)
+        self._base_where = where
         self._engine: Engine = create_engine(
             url, poolclass=NullPool,
             connect_args={"application_name": f"triverse serve, {_whoami()}"[:63]})
+        self._mutex = threading.Lock()
+        self._connection: Connection | None = None
+        self._fd: int | None = None
+        self._released = False
+        self.backend: int | None = None
+        """The PostgreSQL process id of the connection that holds the lock."""
         try:
-            connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._take()
         except BaseException:
             self._engine.dispose()
             raise
+
+    def _take(self) -> None:
+        """Connect and take the lock (:class:`DatabaseInUse` if it is taken)."""
+        connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         try:
             schema = connection.execute(text("SELECT current_schema()")).scalar() or ""
             self.key = postgres_key(str(schema))
             if schema and schema != "public":
-                self.where = f"{where} (schema {schema})"
+                self.where = f"{self._base_where} (schema {schema})"
             taken = connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
                                        {"key": self.key}).scalar()
             if not taken:
                 raise DatabaseInUse(_refusal(self.where, _postgres_holder(connection,
                                                                           self.key)))
+            self.backend = connection.execute(text("SELECT pg_backend_pid()")).scalar()
             fd = _socket_of(connection)
         except BaseException:
             connection.close()
-            self._engine.dispose()
             raise
-        self._connection: Connection | None = connection
-        self._fd = fd
+        self._connection, self._fd = connection, fd
         if fd is not None:
             _HELD_FDS.add(fd)
+
+    def _drop(self) -> Connection | None:
+        """Forget the connection (the caller closes it)."""
+        connection, self._connection = self._connection, None
+        if self._fd is not None:
+            _HELD_FDS.discard(self._fd)
+            self._fd = None
+        return connection
 
     @property
     def held(self) -> bool:
         return self._connection is not None
 
+    @property
+    def can_lapse(self) -> bool:
+        return True
+
+    def renew(self) -> bool:
+        with self._mutex:
+            if self._released:
+                return False
+            if self._connection is not None:
+                try:
+                    self._connection.execute(text("SELECT 1"))
+                    return True
+                except Exception as exc:
+                    log.warning("the connection holding the claim on %s was lost (%s); "
+                                "claiming the database again", self.where, exc)
+                    lost = self._drop()
+                    if lost is not None:
+                        with contextlib.suppress(Exception):
+                            lost.invalidate()
+                            lost.close()
+            try:
+                self._take()
+            except DatabaseInUse as exc:
+                log.error("this server lost its claim on the database, and cannot take it "
+                          "again: %s", exc)
+                return False
+            except Exception as exc:
+                log.error("this server lost its claim on the database %s and cannot reach "
+                          "it to claim it again (%s); it will try again", self.where, exc)
+                return False
+            log.info("claimed the database %s again", self.where)
+            return True
+
     def release(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is None:
-            return
-        if self._fd is not None:
-            _HELD_FDS.discard(self._fd)
-        try:
-            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
-        except Exception as exc:  # the connection is gone, and its lock with it
-            log.warning("releasing the claim on %s: %s", self.where, exc)
-        finally:
-            connection.close()
-            self._engine.dispose()
+        with self._mutex:
+            if self._released:
+                return
+            self._released = True
+            connection = self._drop()
+            try:
+                if connection is not None:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"),
+                                       {"key": self.key})
+            except Exception as exc:  # the connection is gone, and its lock with it
+                log.warning("releasing the claim on %s: %s", self.where, exc)
+            finally:
+                if connection is not None:
+                    connection.close()
+                self._engine.dispose()
 
 
 def postgres_key(schema: str) -> int:
@@ -229,6 +301,15 @@ def claim_database(url: str) -> DatabaseClaim:
     log.warning("no claim on %s: another server process could use it at the same time, "
                 "which Triverse does not support yet", where)
     return DatabaseClaim(where)
+
+
+async def keep_claim(claim: DatabaseClaim, every: float | None = None) -> None:
+    """Renew ``claim`` every ``every`` seconds (:data:`RENEW_EVERY`) until cancelled: a
+    PostgreSQL claim whose connection dropped is taken again, and an error is logged if
+    another server took it meanwhile."""
+    while True:
+        await asyncio.sleep(RENEW_EVERY if every is None else every)
+        await asyncio.to_thread(claim.renew)
 
 
 def _sqlite_file(database: str | None, query: dict[str, Any]) -> str | None:
