@@ -88,7 +88,7 @@ def create_app(
         version=triverse.__version__,
         summary="Five 'tri' games on one server: REST, a websocket per match, the web UI.",
         description="The protocol, with every message, is in `docs/protocol.md`.",
-        lifespan=_lifespan(service, close_pubsub=pubsub is None),
+        lifespan=_claiming(service, _lifespan(service, close_pubsub=pubsub is None)),
     )
     app.state.service = service
     app.state.settings = settings
@@ -103,34 +103,47 @@ def create_app(
 def _lifespan(
     service: MatchService, close_pubsub: bool
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """Claim the database (:mod:`triverse.server.exclusive`: a second server on it stops
-    here, with :class:`~triverse.server.exclusive.DatabaseInUse`), start the worker pool,
-    migrate, start the service; at the end close them in reverse (and the pub/sub if the
-    application made it), and give the claim up last."""
+    """Start the worker pool, migrate, start the service; at the end close them in reverse
+    (and the pub/sub if the application made it)."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.bots.start()  # first, before the server has threads of its own (fork safety)
+        service.migrate()
+        await service.start()
+        log.info("Triverse server ready (database %s)", _safe_url(service.settings.db_url))
+        try:
+            yield
+        finally:
+            await service.close()
+            service.bots.shutdown()
+            if close_pubsub:
+                await service.pubsub.close()
+
+    return lifespan
+
+
+def _claiming(
+    service: MatchService, lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """``lifespan``, inside a claim on the database (:mod:`triverse.server.exclusive`): a
+    second server on it stops before anything starts, with
+    :class:`~triverse.server.exclusive.DatabaseInUse`; the claim is given up last."""
+
+    @asynccontextmanager
+    async def claimed(app: FastAPI) -> AsyncIterator[None]:
         claim = claim_database(service.settings.db_url)
         watch = asyncio.create_task(keep_claim(claim)) if claim.can_lapse else None
         try:
-            service.bots.start()  # before the server has threads of its own (fork safety)
-            service.migrate()
-            await service.start()
-            log.info("Triverse server ready (database %s)", _safe_url(service.settings.db_url))
-            try:
+            async with lifespan(app):
                 yield
-            finally:
-                await service.close()
-                service.bots.shutdown()
-                if close_pubsub:
-                    await service.pubsub.close()
         finally:
             if watch is not None:
                 watch.cancel()
                 await asyncio.wait([watch])
             claim.release()
 
-    return lifespan
+    return claimed
 
 
 def _safe_url(url: str) -> str:
