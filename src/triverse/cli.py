@@ -402,10 +402,10 @@ def _check_database(url: str) -> None:
     for good at start-up (``triverse.server.exclusive``); this early look only spares a
     refusal uvicorn's traceback. Other problems (an unreachable database) are left for the
     start-up to report."""
-    from triverse.server.exclusive import DatabaseInUse, claim_database
+    from triverse.server.exclusive import DatabaseInUse, check_database
 
     try:
-        claim_database(url).release()
+        check_database(url)
     except DatabaseInUse as exc:
         raise CliError(str(exc)) from None
     except Exception:  # an unreachable database, say: the start-up reports it

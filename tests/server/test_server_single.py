@@ -21,7 +21,12 @@ from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
 from triverse import cli
 from triverse.server.app import create_app
-from triverse.server.exclusive import DatabaseInUse, claim_database, lock_file_of
+from triverse.server.exclusive import (
+    DatabaseInUse,
+    check_database,
+    claim_database,
+    lock_file_of,
+)
 from triverse.server.repository import MatchRepository
 from triverse.server.service import MatchService
 
@@ -276,6 +281,21 @@ def test_serve_refuses_a_database_in_use(db_url: str, tmp_path: Path,
                                    f"database {tmp_path / 'triverse.sqlite3'} (pid ")
 
 
+def test_a_look_takes_nothing(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.sqlite3"
+    check_database(f"sqlite:///{fresh}")
+    assert not lock_file_of(fresh).exists()  # a look makes no lock file
+    claim = claim_database(f"sqlite:///{fresh}")
+    written = lock_file_of(fresh).read_text()
+    assert written.startswith(f"triverse serve: pid {os.getpid()} on ")
+    with pytest.raises(DatabaseInUse):
+        check_database(f"sqlite:///{fresh}")
+    claim.release()
+    check_database(f"sqlite:///{fresh}")
+    assert lock_file_of(fresh).read_text() == written  # nor writes into one
+    claim_database(f"sqlite:///{fresh}").release()
+
+
 # --- on PostgreSQL -----------------------------------------------------------------------------
 def test_a_second_server_on_postgresql_is_refused_until_the_first_stops(
     pg_url: str,  # noqa: F811
@@ -337,6 +357,12 @@ def _terminate(url: str, backend: int | None) -> None:
     assert backend is not None
     with psycopg.connect(url.split("?")[0], autocommit=True) as admin:
         assert admin.execute("SELECT pg_terminate_backend(%s)", (backend,)).fetchone() == (True,)
+        deadline = time.monotonic() + 10  # the signal is sent; wait for the process to end
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s UNION ALL "
+                            "SELECT 1 FROM pg_locks WHERE pid = %s",
+                            (backend, backend)).fetchone():
+            assert time.monotonic() < deadline, "the connection did not end"
+            time.sleep(0.02)
 
 
 def _eventually_refused(url: str) -> None:

@@ -56,8 +56,8 @@ from triverse.server.config import database_url
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RENEW_EVERY", "DatabaseClaim", "DatabaseInUse", "claim_database", "keep_claim",
-           "lock_file_of"]
+__all__ = ["RENEW_EVERY", "DatabaseClaim", "DatabaseInUse", "check_database", "claim_database",
+           "keep_claim", "lock_file_of"]
 
 RENEW_EVERY = 30.0
 """Seconds between two checks of a claim that can lapse (:func:`keep_claim`)."""
@@ -126,22 +126,32 @@ class DatabaseClaim:
 class _FileClaim(DatabaseClaim):
     """A lock on ``<database>.lock`` (see the module)."""
 
-    def __init__(self, where: str, path: Path) -> None:
+    def __init__(self, where: str, path: Path, create: bool = True) -> None:
+        """Lock ``path`` (made if missing, and told who holds it; ``create=False`` for a
+        look: neither)."""
         super().__init__(where)
         self.path = path
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
         try:
             if not _lock_file(fd):
                 holder = _read_holder(fd)
                 raise DatabaseInUse(_refusal(where, holder))
-            if sys.platform != "win32":  # (Windows: not below the locked byte; the first
-                os.ftruncate(fd, 0)        # line is all that is read back anyway)
-            os.write(fd, f"triverse serve: {_whoami()}, since {_now()}\n".encode())
+            if create and sys.platform != "win32":  # (Windows: not below the locked byte;
+                os.ftruncate(fd, 0)                   # only the first line is read anyway)
+            if create:
+                os.write(fd, f"triverse serve: {_whoami()}, since {_now()}\n".encode())
         except BaseException:
             os.close(fd)
             raise
         self._fd: int | None = fd
         _HELD_FDS.add(fd)
+
+    @classmethod
+    def look(cls, where: str, path: Path) -> None:
+        """:class:`DatabaseInUse` if a server holds the lock file ``path`` now; a missing
+        file is free (every holder creates it), and is not created."""
+        with contextlib.suppress(FileNotFoundError):
+            cls(where, path, create=False).release()
 
     @property
     def held(self) -> bool:
@@ -302,6 +312,19 @@ def claim_database(url: str) -> DatabaseClaim:
     log.warning("no claim on %s: another server process could use it at the same time, "
                 "which Triverse does not support yet", where)
     return DatabaseClaim(where)
+
+
+def check_database(url: str) -> None:
+    """:class:`DatabaseInUse` if another server holds the claim on the database at ``url``
+    now; nothing is kept (and no lock file is made). A look before starting, for a clear
+    message: only :func:`claim_database` makes sure."""
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        path = _sqlite_file(parsed.database, dict(parsed.query))
+        if path is not None:
+            _FileClaim.look(path, lock_file_of(path))
+        return
+    claim_database(url).release()
 
 
 async def keep_claim(claim: DatabaseClaim, every: float | None = None) -> None:
