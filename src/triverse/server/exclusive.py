@@ -6,12 +6,15 @@ Each server process keeps the matches it serves replayed in memory
 fall behind the moves the first one stores. So the server claims its database at start-up
 (:func:`claim_database`, from the application's lifespan) and gives the claim up when it stops;
 a second server on the same database is refused with :class:`DatabaseInUse`.
+:func:`check_database` only looks, for ``triverse serve`` to refuse early and plainly.
 
 - **PostgreSQL**: ``pg_try_advisory_lock(key)`` on a connection of the claim's own, in
   autocommit, kept open until the end. Advisory locks belong to one database of a cluster; the
   key is derived from the schema the tables live in (``current_schema()``), so servers on other
   schemas of the same database are not refused. The connection is named (its
-  ``application_name``) after the process, so a refusal can say who holds the lock.
+  ``application_name``) after the process, so a refusal can say who holds the lock. A
+  connection can drop while the server lives (the database restarts): :func:`keep_claim`
+  checks it every :data:`RENEW_EVERY` seconds and takes the lock again on a new one.
 - **A SQLite file**: an exclusive, non-blocking ``flock`` on the file ``<database>.lock``
   beside it (Windows: ``msvcrt.locking``), which the holder writes its process id, host and
   start time into. Not on the database file itself: SQLite locks that with ``fcntl`` record
