@@ -393,6 +393,21 @@ def _check_port(host: str, port: int, url: str) -> None:
             raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+def _check_database(url: str) -> None:
+    """Fail clearly if another Triverse server is using the database. The server claims it
+    for good at start-up (``triverse.server.exclusive``); this early look only spares a
+    refusal uvicorn's traceback. Other problems (an unreachable database) are left for the
+    start-up to report."""
+    from triverse.server.exclusive import DatabaseInUse, check_database
+
+    try:
+        check_database(url)
+    except DatabaseInUse as exc:
+        raise CliError(str(exc)) from None
+    except Exception:  # an unreachable database, say: the start-up reports it
+        pass
+
+
 def _where_games_are_kept(url: str) -> str:
     """A database URL as a person reads it: a SQLite file's path, or the URL without its
     password."""
@@ -415,6 +430,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     settings = settings_with(host=args.host, port=args.port, db_url=args.db)
     url = address(settings.host, settings.port)
     _check_port(settings.host, settings.port, url)
+    _check_database(settings.db_url)
     out.write(f"Games are kept in {_where_games_are_kept(settings.db_url)}\n")
     out.write(f"Triverse is running at {url} (Ctrl-C stops it)\n")
     out.flush()

@@ -10,6 +10,7 @@ settings and the parts, and answers every error in the protocol's shape.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -26,6 +27,7 @@ from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, settings_with
 from triverse.server.errors import ServerError
+from triverse.server.exclusive import claim_database, keep_claim
 from triverse.server.matches import MatchCache
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.routes import API_ROUTERS
@@ -86,7 +88,7 @@ def create_app(
         version=triverse.__version__,
         summary="Five 'tri' games on one server: REST, a websocket per match, the web UI.",
         description="The protocol, with every message, is in `docs/protocol.md`.",
-        lifespan=_lifespan(service, close_pubsub=pubsub is None),
+        lifespan=_claiming(service, _lifespan(service, close_pubsub=pubsub is None)),
     )
     app.state.service = service
     app.state.settings = settings
@@ -119,6 +121,29 @@ def _lifespan(
                 await service.pubsub.close()
 
     return lifespan
+
+
+def _claiming(
+    service: MatchService, lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """``lifespan``, inside a claim on the database (:mod:`triverse.server.exclusive`): a
+    second server on it stops before anything starts, with
+    :class:`~triverse.server.exclusive.DatabaseInUse`; the claim is given up last."""
+
+    @asynccontextmanager
+    async def claimed(app: FastAPI) -> AsyncIterator[None]:
+        claim = claim_database(service.settings.db_url)
+        watch = asyncio.create_task(keep_claim(claim)) if claim.can_lapse else None
+        try:
+            async with lifespan(app):
+                yield
+        finally:
+            if watch is not None:
+                watch.cancel()
+                await asyncio.wait([watch])
+            claim.release()
+
+    return claimed
 
 
 def _safe_url(url: str) -> str:

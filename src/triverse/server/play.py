@@ -242,16 +242,16 @@ class Referee:
     # --- previews -------------------------------------------------------------------------------
     async def preview(
         self, match_id: str, token: str | None, text: str, move: int | None = None,
-        fresh: bool = True,
     ) -> tuple[int, dict[str, Any]]:
         """What the token's seat would score with the tentative action ``text``, as the
         engine's ``state.preview(text)`` explains it; and the move number it is for.
 
         Only for the seat to move, only in games whose state has ``preview`` (else
         ``not_supported``). Nothing changes and nothing is stored. ``move``, when given, must
-        be the current move number. ``fresh`` first applies moves another process stored.
+        be the current move number. Moves another process stored are applied first, so the
+        move number is the database's.
         """
-        live = await self.matches.get(match_id, fresh=fresh)
+        live = await self.matches.get(match_id, fresh=True)
         seat = authenticate(live, token)
         state = live.state  # states are replaced, never changed in place: no lock needed
         preview = preview_of(state)

@@ -221,10 +221,9 @@ class MatchService:
 
     async def preview(
         self, match_id: str, token: str | None, text: str, move: int | None = None,
-        fresh: bool = True,
     ) -> tuple[int, dict[str, Any]]:
         """The score preview of a tentative action (:meth:`Referee.preview`)."""
-        return await self.referee.preview(match_id, token, text, move, fresh)
+        return await self.referee.preview(match_id, token, text, move)
 
     # --- presence --------------------------------------------------------------------------------
     async def connect(self, live: LiveMatch, seat: int | None) -> None:

@@ -73,9 +73,10 @@ class MatchConnection:
         """Send an ``error`` message."""
         await self.send({"type": "error", **error.to_json(), "id": request_id})
 
-    async def send_view(self, force: bool = False) -> None:
-        """Send this seat's view, unless it is the same as the last one sent."""
-        live = await self.service.live(self.match_id)
+    async def send_view(self, force: bool = False, fresh: bool = False) -> None:
+        """Send this seat's view, unless it is the same as the last one sent. With
+        ``fresh``, moves another process stored are applied first (a reply to ``sync``)."""
+        live = await self.service.live(self.match_id, fresh)
         view = render_view(live, self.seat, log_limit=self.log_limit)
         if not force and view == self._last_view:
             return
@@ -198,7 +199,7 @@ class MatchConnection:
             await self.send({"type": "pong", "id": request_id,
                              "server_time": self._server_time()})
         elif kind == "sync":
-            await self.send_view(force=True)
+            await self.send_view(force=True, fresh=True)
         elif kind == "action":
             action, move = message.get("action"), message.get("move")
             if not isinstance(action, str) or not isinstance(move, int) or isinstance(move, bool):
@@ -218,7 +219,7 @@ class MatchConnection:
                 raise ServerError("bad_request", "a preview message has 'action' (notation, a "
                                   "string) and optionally 'move' (the view's move number)")
             number, preview = await self.service.preview(self.match_id, self.token, action,
-                                                         move, fresh=False)
+                                                         move)
             await self.send({"type": "preview_result", "id": request_id, "move": number,
                              "preview": preview})
         elif kind == "pause":
