@@ -208,17 +208,29 @@ def _redact_value(value: Any) -> Any:
 
 
 class RedactTokens(logging.Filter):
-    """A logging filter that hides seat tokens sent as ``?token=`` in a record's message and
-    arguments (each argument on its own, so that a formatter that reads the arguments, as
-    uvicorn's access log does, still finds them)."""
+    """A logging filter that hides seat tokens sent as ``?token=`` in log records.
+
+    Each of a record's arguments is redacted on its own, so that a formatter that reads them
+    (uvicorn's access log does) still finds them; if the message they make still shows a
+    token (the template had ``token=%s``), the record becomes that message, redacted.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(_redact_value(arg) for arg in record.args)
         elif isinstance(record.args, Mapping):
             record.args = {key: _redact_value(arg) for key, arg in record.args.items()}
+        if not record.args:
+            if isinstance(record.msg, str):
+                record.msg = redact(record.msg)
+            return True
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError, KeyError):
+            return True  # a broken record: logging reports it as it would have
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
         return True
 
 
