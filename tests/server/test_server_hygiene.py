@@ -156,6 +156,13 @@ def test_deeply_nested_json_is_bad_json_and_the_socket_stays(client: TestClient)
         assert error["code"] == "bad_json" and "deep" in error["message"], error
         ws.send_text('{"type": "action", "action": ' + "[" * 20_000 + "]" * 20_000 + "}")
         assert ws.receive_json()["code"] == "bad_json"
+        # Deep enough to read, but too deep to echo in the answer: refused before it is.
+        for depth in (33, 500, 977):
+            ws.send_text('{"type": "ping", "id": ' + "[" * depth + "]" * depth + "}")
+            assert ws.receive_json()["code"] == "bad_json", depth
+        ws.send_json({"type": "ping", "id": {"a": [[[[1]]]]}})  # but an id may nest a little
+        pong = ws.receive_json()
+        assert pong["type"] == "pong" and pong["id"] == {"a": [[[[1]]]]}, pong
         ws.send_json({"type": "sync"})
         assert ws.receive_json()["view"]["move"] == mine["move"]
     # The first message too: a hello that cannot be read is refused as bad_json.

@@ -34,6 +34,10 @@ CLOSE_BAD_HELLO = 4400
 CLOSE_WRONG_TOKEN = 4403
 CLOSE_UNKNOWN_MATCH = 4404
 CLOSE_HELLO_TIMEOUT = 4408
+MAX_DEPTH = 32
+"""The deepest nesting of a client's message (its ``id`` may be any JSON value): a deeper one
+is ``bad_json``, well before Python's parser (or the reply echoing the ``id``) runs out of
+stack."""
 
 
 class _Gone(Exception):
@@ -248,10 +252,28 @@ def _count(value: Any) -> bool:
                              and value >= 0)
 
 
+def _deeper_than(value: Any, depth: int) -> bool:
+    """Whether the JSON ``value`` nests lists and objects more than ``depth`` levels deep
+    (without recursion).
+
+    >>> _deeper_than([[1]], 2), _deeper_than([[[1]]], 2), _deeper_than({"a": [1]}, 2)
+    (False, True, False)
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            if level >= depth:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return False
+
+
 def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     """The client's message, or the error to answer it with: ``bad_json`` for a frame that is
-    not text, not JSON or nested too deeply to read, ``too_large`` for one over ``limit``
-    characters (not even read), ``bad_request`` for JSON that is not an object.
+    not text, not JSON or nested deeper than :data:`MAX_DEPTH`, ``too_large`` for one over
+    ``limit`` characters (not even read), ``bad_request`` for JSON that is not an object.
 
     >>> _parse('{"type": "sync"}', 100)
     {'type': 'sync'}
@@ -259,6 +281,8 @@ def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     'bad_json'
     >>> _parse("x" * 101, 100).code
     'too_large'
+    >>> _parse('{"type": "ping", "id": ' + "[" * 40 + "]" * 40 + "}", 1000).code
+    'bad_json'
     """
     if text is None:
         return ServerError("bad_json", "a message is a JSON object in a UTF-8 text frame")
@@ -269,7 +293,9 @@ def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     except json.JSONDecodeError as exc:
         return ServerError("bad_json", f"not valid JSON: {exc}")
     except RecursionError:
-        return ServerError("bad_json", "not valid JSON: nested too deeply")
+        message = None
+    if message is None or _deeper_than(message, MAX_DEPTH):
+        return ServerError("bad_json", f"a message is nested at most {MAX_DEPTH} levels deep")
     if not isinstance(message, dict):
         return ServerError("bad_request", "a message is a JSON object with a 'type'")
     return message
