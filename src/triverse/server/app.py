@@ -1,7 +1,9 @@
 """The ASGI application: REST API, the match websocket and the web UI's static files.
 
 The routes are :mod:`triverse.server.routes` (one router per area); this module builds the
-settings and the parts, and answers every error in the protocol's shape.
+settings and the parts, puts the guards of :mod:`triverse.server.guards` around them (a body
+limit, security headers, tokens kept out of the logs), and answers every error in the
+protocol's shape.
 
 >>> app = create_app("sqlite://")
 >>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/"))[:3]
@@ -21,6 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 import triverse
 from triverse.server.bots import BotPool
@@ -28,11 +31,18 @@ from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, settings_with
 from triverse.server.errors import ServerError
 from triverse.server.exclusive import claim_database, keep_claim
+from triverse.server.guards import (
+    BodyLimit,
+    SecurityHeaders,
+    error_response,
+    redact_logs,
+    too_large_message,
+)
 from triverse.server.matches import MatchCache
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.routes import API_ROUTERS
 from triverse.server.routes.deps import TOKEN_HEADER
-from triverse.server.routes.pages import install_pages
+from triverse.server.routes.pages import install_api_docs, install_pages
 from triverse.server.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -89,13 +99,20 @@ def create_app(
         summary="Five 'tri' games on one server: REST, a websocket per match, the web UI.",
         description="The protocol, with every message, is in `docs/protocol.md`.",
         lifespan=_claiming(service, _lifespan(service, close_pubsub=pubsub is None)),
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = service
     app.state.settings = settings
     app.state.pubsub = hub
     _install_error_handlers(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)  # added last: outermost, so it sees every answer
+    redact_logs()
     for router in API_ROUTERS:
         app.include_router(router)
+    if settings.api_docs:
+        install_api_docs(app)
     install_pages(app, settings.static_dir or WEB_DIR, service.games.values())
     return app
 
@@ -156,8 +173,16 @@ def _safe_url(url: str) -> str:
 
 
 # --- errors ----------------------------------------------------------------------------------
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return error_response(code, message, headers, status)
+
+
+BAD_BODIES: dict[type[BaseException], str] = {
+    UnicodeDecodeError: "it is not UTF-8",
+    RecursionError: "it is nested too deeply",
+}
+"""Why a body FastAPI could not read is not JSON, by the error it met."""
 
 
 def _where(loc: Sequence[Any]) -> str:
@@ -166,6 +191,20 @@ def _where(loc: Sequence[Any]) -> str:
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "the request"
+
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+"""The methods a ``405`` answer's ``Allow`` header may name."""
+
+
+def _allowed_methods(app: FastAPI, request: Request) -> str:
+    """The ``Allow`` header of a ``405``: the methods a route at the request's path takes (the
+    web UI's files, which no route serves: ``GET, HEAD``)."""
+    allowed = [method for method in METHODS if any(
+        not isinstance(route, Mount)
+        and route.matches({**request.scope, "method": method})[0] == Match.FULL
+        for route in app.router.routes)]
+    return ", ".join(allowed or ("GET", "HEAD"))
 
 
 def _install_error_handlers(app: FastAPI) -> None:
@@ -190,6 +229,15 @@ def _install_error_handlers(app: FastAPI) -> None:
         return _error(500, "server_error", "the server failed to handle this request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if exc.status_code == 404 else "http_error"
-        return _error(exc.status_code, code, str(exc.detail))
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        status, headers = exc.status_code, dict(exc.headers or {})
+        cause = exc.__cause__
+        why = BAD_BODIES.get(type(cause)) if status == 400 and cause is not None else None
+        if why is not None:  # FastAPI's "error parsing the body", from the error it met
+            return _error(400, "bad_json", f"the body is not valid JSON: {why}")
+        if status == 413:
+            return _error(413, "too_large", too_large_message(app.state.settings.max_body))
+        if status == 405:
+            headers["Allow"] = _allowed_methods(app, request)
+        code = "not_found" if status == 404 else "http_error"
+        return _error(status, code, str(exc.detail), headers)

@@ -24,7 +24,7 @@ from typing import Any
 from triverse.core.errors import OptionError
 from triverse.core.game import Game
 from triverse.core.plugins import plugins, resolve
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 
 
 def game_class_at(path: str) -> type[Game[Any, Any]]:
@@ -74,7 +74,7 @@ class GameCatalog:
         except KeyError:
             known = ", ".join(self.games)
             raise ServerError("unknown_game",
-                              f"unknown game {name!r}; the games are: {known}") from None
+                              f"unknown game {clip(name)}; the games are: {known}") from None
 
     def get(self, name: str) -> GameEntry | None:
         """The game called ``name``, if the server knows it."""

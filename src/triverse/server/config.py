@@ -13,6 +13,9 @@ the arguments it is built with (``create_app`` and ``triverse serve`` pass their
 'sqlite:///games.sqlite3'
 >>> Settings(db_url="sqlite://", bot_delay=0).bot_delay
 0.0
+>>> Settings(db_url="sqlite://", allowed_origins="https://Play.example.org/, http://a:81",
+...          ).allowed_origins
+('https://play.example.org', 'http://a:81')
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import BeforeValidator, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from triverse.server import DEFAULT_HOST, DEFAULT_PORT
 
@@ -67,6 +70,16 @@ def _resolve_url(value: Any) -> Any:
 
 Seconds = Annotated[float, Field(gt=0)]
 """A positive number of seconds."""
+
+
+def _origins(value: Any) -> Any:
+    """Origins from a comma-separated string (or a list), each as browsers send it: lower
+    case, no ending slash."""
+    if isinstance(value, str):
+        value = value.split(",")
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v).strip().rstrip("/").lower() for v in value if str(v).strip())
+    return value
 
 
 class Settings(BaseSettings):
@@ -116,6 +129,16 @@ class Settings(BaseSettings):
     """The least seconds per reviewed decision, however long the game."""
     review_cache: int = Field(256, ge=1)
     """How many reviews (one per match and seat) to keep in memory."""
+    max_body: int = Field(64 * 1024, ge=1024)
+    """The largest HTTP request body, in bytes, and the longest websocket message, in
+    characters: a larger one is refused (``413 too_large``) before it is parsed."""
+    allowed_origins: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_origins)] = ()
+    """Browser origins besides the server's own whose pages may open a match websocket
+    (comma-separated, ``https://play.example.org``; ``*``: any). A websocket without an
+    ``Origin`` (a program, not a browser) is always let in."""
+    api_docs: bool = True
+    """Whether ``/docs`` serves the REST API's interactive documentation (its scripts and styles
+    come from the ``fastapi-offline`` package, never from a CDN)."""
 
 
 def settings_with(**given: Any) -> Settings:

@@ -2,6 +2,13 @@
 
 REST answers carry them as ``{"error": {"code": ..., "message": ...}}`` and websockets as
 ``{"type": "error", "code": ..., "message": ...}``; ``docs/protocol.md`` lists every code.
+A message never echoes unbounded input: :func:`clip` shortens what it quotes, and a message is
+cut at :data:`MESSAGE_MAX` characters whatever it holds.
+
+>>> clip("x" * 500)
+"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (500 characters)"
+>>> len(ServerError("bad_notation", "cannot read " + "y" * 10_000).message) <= MESSAGE_MAX
+True
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ STATUS: dict[str, int] = {
     "not_supported": 422,
     "missing_token": 401,
     "wrong_token": 403,
+    "bad_origin": 403,
     "not_found": 404,
     "unknown_match": 404,
     "stale_move": 409,
@@ -26,9 +34,38 @@ STATUS: dict[str, int] = {
     "time_up": 409,
     "game_over": 409,
     "not_finished": 409,
+    "too_large": 413,
     "server_error": 500,
 }
 """Every error code and the HTTP status it is answered with."""
+
+MESSAGE_MAX = 600
+"""The most characters of an error message (a longer one is cut, ending with ``...``)."""
+CLIP = 60
+"""The most characters of a client's input that :func:`clip` quotes."""
+
+
+def clip(value: object, limit: int = CLIP) -> str:
+    """``repr(value)``, shortened to about ``limit`` characters when it is longer: for quoting
+    what a client sent in an error message.
+
+    >>> clip("1-4-5@2,0/1")
+    "'1-4-5@2,0/1'"
+    """
+    text = value if isinstance(value, str) else None
+    shown = repr(value if text is None else text[:limit + 1])
+    if text is not None and len(text) > limit:
+        return f"{repr(text[:limit])[:-1]}...{shown[-1]} ({len(text)} characters)"
+    return shown if len(shown) <= limit + 2 else shown[:limit] + "..."
+
+
+def cut(message: str, limit: int = MESSAGE_MAX) -> str:
+    """``message``, cut to ``limit`` characters (ending with ``...``) when it is longer.
+
+    >>> cut("abcdef", 5)
+    'ab...'
+    """
+    return message if len(message) <= limit else message[:limit - 3] + "..."
 
 
 class ServerError(Exception):
@@ -41,6 +78,7 @@ class ServerError(Exception):
     def __init__(self, code: str, message: str) -> None:
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
+        message = cut(message)
         super().__init__(message)
         self.code = code
         self.message = message

@@ -25,7 +25,7 @@ from triverse.core.errors import TriverseError
 from triverse.core.game import State
 from triverse.server.bots import GameSpec
 from triverse.server.catalog import GameCatalog
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch, LogEntry
 from triverse.server.repository import MatchRepository, StoredMatch, StoredMove
 
@@ -162,7 +162,7 @@ class LiveMatches:
     async def _load(self, match_id: str) -> LiveMatch:
         stored = await self.repository.load(match_id)
         if stored is None:
-            raise ServerError("unknown_match", f"there is no match {match_id!r}")
+            raise ServerError("unknown_match", f"there is no match {clip(match_id)}")
         live = await asyncio.to_thread(self.build, stored)
         self.cache.put(live)
         return live

@@ -30,7 +30,7 @@ from triverse.server.clock import iso_utc
 from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
 from triverse.server.db import hash_token
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch, LogEntry, SeatInfo, preview_of, time_out_of
 from triverse.server.matches import LiveMatches
 from triverse.server.pubsub import MatchNews
@@ -156,7 +156,7 @@ class Referee:
                 with refusals():
                     action = live.state.parse_action(text)
                 if self.clocks.is_time_out(live, action):
-                    raise ServerError("reserved_action", f"{text.strip()!r} is the time-out: "
+                    raise ServerError("reserved_action", f"{clip(text.strip())} is the time-out: "
                                       "the server records it when a turn's time runs out, and "
                                       "no player may send it")
                 await self.advance(live, seat, action)

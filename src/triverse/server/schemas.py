@@ -13,15 +13,36 @@ from them.
 'k1'
 >>> CLIENT_MESSAGE.validate_python({"type": "sync"}).type
 'sync'
+>>> ActionRequest.model_validate_json('{"action": "draw", "move": 401.0}').move
+401
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 Mode = Literal["computer", "hotseat", "online"]
+
+MAX_ACTION = 1000
+"""The longest action notation a client may send (over REST and the websocket alike)."""
+
+
+def whole(value: Any) -> Any:
+    """``value``, as an ``int`` if it is a float with no fraction (JSON has one number type:
+    ``401.0`` is the integer 401); anything else unchanged, for the strict check that follows.
+
+    >>> whole(401.0), whole(401.5), whole(True), whole("3")
+    (401, 401.5, True, '3')
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(whole)]
+"""A JSON integer in a request: ``3`` or ``3.0``, never ``"3"``, ``true`` or ``3.5``."""
 
 
 class Exact(BaseModel):
@@ -104,7 +125,8 @@ class CreateMatch(BaseModel):
     seats: list[SeatSpec] = Field(min_length=1, max_length=16,
                                   description="one entry per seat, in seat order")
     mode: Mode = "computer"
-    seed: int | None = Field(None, description="only where the server allows chosen seeds")
+    seed: Integer | None = Field(None, description="only where the server allows chosen "
+                                 "seeds")
 
 
 class CreatedSeat(BaseModel):
@@ -135,17 +157,17 @@ class ActionRequest(BaseModel):
     """An intended action."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    action: str = Field(max_length=1000, description="the action in the game's notation")
-    move: int = Field(ge=0, description="the view's 'move' the player acted on")
+    action: str = Field(max_length=MAX_ACTION, description="the action in the game's notation")
+    move: Integer = Field(ge=0, description="the view's 'move' the player acted on")
 
 
 class PreviewRequest(BaseModel):
     """A tentative action to score, without playing it."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    action: str = Field(max_length=1000, description="the tentative action in notation")
-    move: int | None = Field(None, ge=0, description="the view's 'move' (optional): when "
-                             "given, a preview of an older position is refused (stale_move)")
+    action: str = Field(max_length=MAX_ACTION, description="the tentative action in notation")
+    move: Integer | None = Field(None, ge=0, description="the view's 'move' (optional): when "
+                                 "given, a preview of an older position is refused (stale_move)")
 
 
 class PreviewAnswer(BaseModel):
@@ -160,8 +182,8 @@ class HintRequest(BaseModel):
     """A request for the veteran's suggested move."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    move: int | None = Field(None, ge=0, description="the view's 'move' (optional): when "
-                             "given, a hint for an older position is refused (stale_move)")
+    move: Integer | None = Field(None, ge=0, description="the view's 'move' (optional): when "
+                                 "given, a hint for an older position is refused (stale_move)")
 
 
 class HintAnswer(BaseModel):
@@ -378,16 +400,16 @@ class HelloMessage(BaseModel):
 
     type: Literal["hello"]
     token: str | None = Field(None, description="the seat's token; none or null to watch")
-    seat: int | None = Field(None, ge=0, description="the seat the token should open")
-    log: int | None = Field(None, ge=0, description="send only the last so many log entries")
+    seat: Integer | None = Field(None, ge=0, description="the seat the token should open")
+    log: Integer | None = Field(None, ge=0, description="send only the last so many log entries")
 
 
 class ActionMessage(BaseModel):
     """Client: play an action for the connection's seat."""
 
     type: Literal["action"]
-    action: str = Field(description="the action in the game's notation")
-    move: int = Field(description="the view's 'move' the player acted on")
+    action: str = Field(max_length=MAX_ACTION, description="the action in the game's notation")
+    move: Integer = Field(description="the view's 'move' the player acted on")
     id: Any = None
 
 
@@ -395,8 +417,8 @@ class PreviewMessage(BaseModel):
     """Client: score a tentative action without playing it."""
 
     type: Literal["preview"]
-    action: str = Field(max_length=1000, description="the tentative action in notation")
-    move: int | None = Field(None, description="the view's 'move' (optional)")
+    action: str = Field(max_length=MAX_ACTION, description="the tentative action in notation")
+    move: Integer | None = Field(None, description="the view's 'move' (optional)")
     id: Any = None
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from triverse.ai import LEVELS
 from triverse.server.clock import iso_utc
 from triverse.server.db import hash_token
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch
 from triverse.server.repository import HeldSeat, aware
 
@@ -98,7 +98,7 @@ def check_seats(
     """The seats of a new match of the game ``title``, checked, with their names filled in
     (``bad_request`` for an unknown mode, ``bad_seats`` for anything wrong with a seat)."""
     if mode not in MODES:
-        raise ServerError("bad_request", f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        raise ServerError("bad_request", f"mode is one of {', '.join(MODES)}, not {clip(mode)}")
     if not min_players <= len(seats) <= max_players:
         raise ServerError("bad_seats", f"{title} is for {min_players} to "
                           f"{max_players} players, not {len(seats)}")
@@ -116,7 +116,7 @@ def check_seats(
 def _check_seat(i: int, seat: SeatRequest) -> CheckedSeat:
     kinds = ("human", *LEVELS)
     if seat.kind not in kinds:
-        raise ServerError("bad_seats", f"seats[{i}].kind is {seat.kind!r}; it is one "
+        raise ServerError("bad_seats", f"seats[{i}].kind is {clip(seat.kind)}; it is one "
                           f"of {', '.join(kinds)}")
     name = (seat.name or "").strip()
     if len(name) > MAX_NAME:

@@ -22,8 +22,9 @@ import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from triverse.server.clock import iso_utc
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 from triverse.server.pubsub import PubSub, Subscription, match_channel
+from triverse.server.schemas import MAX_ACTION, whole
 from triverse.server.service import MatchService
 from triverse.server.views import render_view
 
@@ -33,6 +34,10 @@ CLOSE_BAD_HELLO = 4400
 CLOSE_WRONG_TOKEN = 4403
 CLOSE_UNKNOWN_MATCH = 4404
 CLOSE_HELLO_TIMEOUT = 4408
+MAX_DEPTH = 32
+"""The deepest nesting of a client's message (its ``id`` may be any JSON value): a deeper one
+is ``bad_json``, well before Python's parser (or the reply echoing the ``id``) runs out of
+stack."""
 
 
 class _Gone(Exception):
@@ -112,7 +117,10 @@ class MatchConnection:
             raise _Gone
         text = message.get("text")
         if text is None and message.get("bytes") is not None:
-            text = message["bytes"].decode("utf-8", errors="replace")
+            try:
+                text = message["bytes"].decode("utf-8")
+            except UnicodeDecodeError:
+                return None  # refused as bad_json, like a frame that is not text
         return text
 
     async def _close(self, code: int, error: ServerError) -> None:
@@ -130,13 +138,14 @@ class MatchConnection:
             await self._close(CLOSE_HELLO_TIMEOUT, ServerError(
                 "bad_request", f"no hello message within {timeout:g} s"))
             return False
-        message = _parse(text)
+        message = _parse(text, self.service.settings.max_body)
         if isinstance(message, ServerError) or message.get("type") != "hello":
             error = message if isinstance(message, ServerError) else ServerError(
                 "bad_request", "the first message must be {\"type\": \"hello\", ...}")
             await self._close(CLOSE_BAD_HELLO, error)
             return False
-        token, seat, limit = message.get("token"), message.get("seat"), message.get("log")
+        token, seat, limit = (message.get("token"), whole(message.get("seat")),
+                              whole(message.get("log")))
         if (token is not None and not isinstance(token, str)) or not _count(seat) or (
                 not _count(limit)):
             await self._close(CLOSE_BAD_HELLO, ServerError(
@@ -177,7 +186,7 @@ class MatchConnection:
     async def _receive_loop(self) -> None:
         while True:
             text = await self._receive()
-            message = _parse(text)
+            message = _parse(text, self.service.settings.max_body)
             if isinstance(message, ServerError):
                 await self.send_error(message)
                 continue
@@ -201,10 +210,12 @@ class MatchConnection:
         elif kind == "sync":
             await self.send_view(force=True, fresh=True)
         elif kind == "action":
-            action, move = message.get("action"), message.get("move")
-            if not isinstance(action, str) or not isinstance(move, int) or isinstance(move, bool):
+            action, move = message.get("action"), whole(message.get("move"))
+            if not isinstance(action, str) or len(action) > MAX_ACTION or not isinstance(
+                    move, int) or isinstance(move, bool):
                 raise ServerError("bad_request", "an action message has 'action' (notation, a "
-                                  "string) and 'move' (the view's move number)")
+                                  f"string of at most {MAX_ACTION} characters) and 'move' (the "
+                                  "view's move number)")
             # Holding the send lock, so that "accepted" goes out before any view showing it.
             async with self._send_lock:
                 live = await self.service.act(self.match_id, self.token, action, move)
@@ -213,11 +224,12 @@ class MatchConnection:
                                       "move": entry.number, "action": entry.action})
             await self.send_view()
         elif kind == "preview":
-            action, move = message.get("action"), message.get("move")
-            if not isinstance(action, str) or len(action) > 1000 or not (
+            action, move = message.get("action"), whole(message.get("move"))
+            if not isinstance(action, str) or len(action) > MAX_ACTION or not (
                     move is None or (isinstance(move, int) and not isinstance(move, bool))):
                 raise ServerError("bad_request", "a preview message has 'action' (notation, a "
-                                  "string) and optionally 'move' (the view's move number)")
+                                  f"string of at most {MAX_ACTION} characters) and optionally "
+                                  "'move' (the view's move number)")
             number, preview = await self.service.preview(self.match_id, self.token, action,
                                                          move)
             await self.send({"type": "preview_result", "id": request_id, "move": number,
@@ -231,7 +243,7 @@ class MatchConnection:
         elif kind == "hello":
             raise ServerError("bad_request", "hello was already said on this connection")
         else:
-            raise ServerError("bad_request", f"unknown message type {kind!r}; the types are "
+            raise ServerError("bad_request", f"unknown message type {clip(kind)}; the types are "
                               "action, preview, pause, sync, ping")
 
 
@@ -241,13 +253,50 @@ def _count(value: Any) -> bool:
                              and value >= 0)
 
 
-def _parse(text: str | None) -> dict[str, Any] | ServerError:
+def _deeper_than(value: Any, depth: int) -> bool:
+    """Whether the JSON ``value`` nests lists and objects more than ``depth`` levels deep
+    (without recursion).
+
+    >>> _deeper_than([[1]], 2), _deeper_than([[[1]]], 2), _deeper_than({"a": [1]}, 2)
+    (False, True, False)
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            if level >= depth:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return False
+
+
+def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
+    """The client's message, or the error to answer it with: ``bad_json`` for a frame that is
+    not text, not JSON or nested deeper than :data:`MAX_DEPTH`, ``too_large`` for one over
+    ``limit`` characters (not even read), ``bad_request`` for JSON that is not an object.
+
+    >>> _parse('{"type": "sync"}', 100)
+    {'type': 'sync'}
+    >>> _parse("[" * 100_000 + "]" * 100_000, 10**6).code
+    'bad_json'
+    >>> _parse("x" * 101, 100).code
+    'too_large'
+    >>> _parse('{"type": "ping", "id": ' + "[" * 40 + "]" * 40 + "}", 1000).code
+    'bad_json'
+    """
     if text is None:
-        return ServerError("bad_json", "a message is a JSON object in a text frame")
+        return ServerError("bad_json", "a message is a JSON object in a UTF-8 text frame")
+    if len(text) > limit:
+        return ServerError("too_large", f"a message is at most {limit:,} characters")
     try:
         message = json.loads(text)
     except json.JSONDecodeError as exc:
         return ServerError("bad_json", f"not valid JSON: {exc}")
+    except RecursionError:
+        message = None
+    if message is None or _deeper_than(message, MAX_DEPTH):
+        return ServerError("bad_json", f"a message is nested at most {MAX_DEPTH} levels deep")
     if not isinstance(message, dict):
         return ServerError("bad_request", "a message is a JSON object with a 'type'")
     return message

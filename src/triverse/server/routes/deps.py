@@ -1,7 +1,8 @@
 """What the routes share: the service, the seat token and the log limit, as dependencies.
 
-The seat token is read in one place: the ``X-Seat-Token`` header, else the ``token`` query
-parameter (for clients that cannot set headers); ``None`` without either.
+The seat token is read in one place: the ``X-Seat-Token`` header, else an ``Authorization:
+Bearer`` header, else the ``token`` query parameter (for clients that cannot set headers: the
+server's logs hide its value); ``None`` without any.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from triverse.server.schemas import ErrorAnswer
@@ -29,14 +31,21 @@ def service_of(connection: HTTPConnection) -> MatchService:
     return service
 
 
+BEARER = HTTPBearer(auto_error=False, scheme_name="SeatToken",
+                    description="the seat's token, as `Authorization: Bearer <token>`")
+"""The ``Authorization: Bearer`` header (``None`` without one, or with another scheme)."""
+
+
 def seat_token(
     header: Annotated[str | None, Header(alias=TOKEN_HEADER,
                                          description="the seat's token")] = None,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)] = None,
     query: Annotated[str | None, Query(alias="token",
-                                       description="the seat's token (prefer the header)")] = None,
+                                       description="the seat's token (prefer a header)")] = None,
 ) -> str | None:
-    """The seat token of a request: the header's, else the query string's."""
-    return header or query
+    """The seat token of a request: the ``X-Seat-Token`` header's, else the ``Authorization:
+    Bearer`` header's, else the query string's."""
+    return header or (bearer.credentials if bearer is not None else None) or query
 
 
 Service = Annotated[MatchService, Depends(service_of)]

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Response
 from triverse.ai import LEVELS
 from triverse.ai.knowledge import knowledge_for
 from triverse.server.catalog import GameEntry
-from triverse.server.errors import ServerError
+from triverse.server.errors import ServerError, clip
 from triverse.server.routes.deps import ERRORS, Service
 from triverse.server.schemas import GameInfo, GamesAnswer, OptionInfo, ThinkInfo
 from triverse.server.seats import MODES, THINK_RANGE, THINKING_LEVELS
@@ -59,7 +59,7 @@ async def game_data(name: str, response: Response, service: Service) -> dict[str
     (``Game.client_data``: Trivinity's card table); the same for every match."""
     entry = service.games.get(name)
     if entry is None or entry.module is None:
-        raise ServerError("unknown_game", f"no game {name!r} to describe")
+        raise ServerError("unknown_game", f"no game {clip(name)} to describe")
     response.headers["Cache-Control"] = "public, max-age=3600"
     data: dict[str, Any] = entry.cls()().client_data()
     return data

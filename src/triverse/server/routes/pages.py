@@ -1,8 +1,14 @@
-"""The web UI: ``/``, the invite and spectator links (all ``index.html``), and its files."""
+"""The web UI: ``/``, the invite and spectator links (all ``index.html``), and its files; and
+the API's documentation page, ``/docs``.
+
+Every page keeps its scripts and styles in files of the server's own, so that the
+Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib.resources import files
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
@@ -42,6 +48,53 @@ def pages_router(web_dir: Path) -> APIRouter:
         return index()
 
     return router
+
+
+DOCS_ASSETS = "/docs/assets"
+"""Where Swagger UI's script and styles are served, from the ``fastapi-offline`` package."""
+
+DOCS_PAGE = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Triverse: the REST API</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="{DOCS_ASSETS}/swagger-ui.css">
+</head><body><div id="swagger-ui"></div>
+<script src="{DOCS_ASSETS}/swagger-ui-bundle.js"></script>
+<script src="/docs/start.js"></script>
+</body></html>
+"""
+"""``/docs``: Swagger UI, started by ``/docs/start.js`` (no inline script)."""
+
+DOCS_START = """window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  layout: "BaseLayout",
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+});
+"""
+"""``/docs/start.js``: starts Swagger UI on the server's OpenAPI schema (and asks no outside
+validator)."""
+
+
+def install_api_docs(app: FastAPI) -> None:
+    """``/docs``: the REST API's interactive documentation, with Swagger UI's files from the
+    ``fastapi-offline`` package at :data:`DOCS_ASSETS` (no CDN)."""
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/docs")
+    async def docs() -> Response:
+        return HTMLResponse(DOCS_PAGE, headers={"Cache-Control": "no-cache"})
+
+    @router.get("/docs/start.js")
+    async def docs_start() -> Response:
+        return Response(DOCS_START, media_type="text/javascript")
+
+    app.include_router(router)
+    assets = files("fastapi_offline") / "static"
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(assets)), name="docs-assets")
 
 
 def install_pages(app: FastAPI, web_dir: Path, games: Iterable[GameEntry] = ()) -> None:

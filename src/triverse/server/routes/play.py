@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse, Response
 
+from triverse.server.guards import origin_allowed, refuse_origin
 from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service
 from triverse.server.schemas import (
     ActionAccepted,
@@ -55,5 +56,8 @@ async def pause(match_id: str, body: PauseRequest, service: Service, token: Seat
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(websocket: WebSocket, match_id: str, service: Service) -> None:
-    """Live play: see ``docs/protocol.md``."""
+    """Live play: see ``docs/protocol.md``. A page of another origin may not open it."""
+    if not origin_allowed(websocket.headers, service.settings.allowed_origins):
+        await refuse_origin(websocket)
+        return
     await MatchConnection(websocket, service, service.pubsub, match_id).run()

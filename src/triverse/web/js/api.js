@@ -12,7 +12,7 @@ export class ApiError extends Error {
 async function call(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers["X-Seat-Token"] = token;
+  if (token) headers.Authorization = `Bearer ${token}`; // a header: never in a URL or a log
   let answer;
   try {
     answer = await fetch(path, {
