@@ -55,6 +55,10 @@ class ComputerPlayers:
         """Whether a task plays computer seats of the match."""
         return match_id in self._tasks
 
+    def count(self) -> int:
+        """How many matches have a computer to move (their tasks wait or think)."""
+        return len(self._tasks)
+
     def schedule(self, live: LiveMatch) -> None:
         """Start the match's task if a computer is to move and none runs."""
         task = self._tasks.get(live.id)

@@ -1,7 +1,9 @@
 """What the routes share: the service, the seat token and the log limit, as dependencies.
 
 The seat token is read in one place: the ``X-Seat-Token`` header, else the ``token`` query
-parameter (for clients that cannot set headers); ``None`` without either.
+parameter (for clients that cannot set headers); ``None`` without either. A client address
+that sent too many wrong tokens is refused (``rate_limited``) whatever token it sends, until
+its window moves on; :func:`limited` counts a route's requests against their rate limit.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Query
 from starlette.requests import HTTPConnection
 
+from triverse.server.quotas import client_address
 from triverse.server.schemas import ErrorAnswer
 from triverse.server.service import MatchService
 
@@ -18,7 +21,7 @@ TOKEN_HEADER = "X-Seat-Token"
 """The header that carries a seat token."""
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorAnswer} for status in (400, 401, 403, 404, 409, 422)
+    status: {"model": ErrorAnswer} for status in (400, 401, 403, 404, 409, 422, 429)
 }
 """The error answers a route may give, for the OpenAPI documentation."""
 
@@ -29,14 +32,30 @@ def service_of(connection: HTTPConnection) -> MatchService:
     return service
 
 
-def seat_token(
+async def seat_token(
+    connection: HTTPConnection,
     header: Annotated[str | None, Header(alias=TOKEN_HEADER,
                                          description="the seat's token")] = None,
     query: Annotated[str | None, Query(alias="token",
                                        description="the seat's token (prefer the header)")] = None,
 ) -> str | None:
-    """The seat token of a request: the header's, else the query string's."""
-    return header or query
+    """The seat token of a request: the header's, else the query string's (refused while
+    the client address is locked out for wrong tokens)."""
+    token = header or query
+    if token:
+        await service_of(connection).quotas.rates.check("token_failure",
+                                                         client_address(connection))
+    return token
+
+
+def limited(kind: str) -> Any:
+    """A route dependency that counts each request against the ``kind`` rate limit of its
+    client address (``rate_limited`` past it)."""
+
+    async def count(connection: HTTPConnection) -> None:
+        await service_of(connection).quotas.rates.hit(kind, client_address(connection))
+
+    return Depends(count)
 
 
 Service = Annotated[MatchService, Depends(service_of)]
