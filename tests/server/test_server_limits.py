@@ -187,9 +187,9 @@ def test_a_full_computer_queue_refuses_new_computer_matches(limited: Any) -> Non
 
 
 def test_computer_work_is_fair_between_matches() -> None:
-    """Six matches' veterans (5 s each), and one match with three more jobs queued, wait for
-    one worker; a novice's move that comes last goes next, and a match never has two jobs in
-    the pool at once."""
+    """Seven matches' veterans (5 s each), one of them with two more jobs, ask two workers; a
+    novice's move that comes last starts at once, the searches go one match after another,
+    and a match never has two jobs in the pool at once."""
     started: list[str] = []
     gates: dict[str, threading.Event] = {}
 
@@ -213,19 +213,17 @@ def test_computer_work_is_fair_between_matches() -> None:
                 jobs.append(asyncio.ensure_future(pool.run(job, name, owner=owner, cost=cost)))
 
             submit("v0-1", "v0", 5.0)
-            submit("v0-2", "v0", 5.0)  # a second job of the same match waits
-            submit("v1-1", "v1", 5.0)  # ... while another match takes the free worker
-            await until(2)
-            assert sorted(started) == ["v0-1", "v1-1"]
+            submit("v0-2", "v0", 5.0)  # the same match's second job waits for its first
+            submit("v1-1", "v1", 5.0)  # a search may not take the last worker
             for i in range(2, 7):
                 submit(f"v{i}-1", f"v{i}", 5.0)
             submit("v0-3", "v0", 5.0)
-            submit("novice", "n", QUICK)
+            await until(1)
             await asyncio.sleep(0.01)
-            assert len(started) == 2  # every worker is busy
-            gates["v1-1"].set()
-            await until(3)
-            assert started[2] == "novice"  # not behind the six searches queued before it
+            assert started == ["v0-1"] and len(pool.queue.waiting) == 8
+            submit("novice", "n", QUICK)
+            await until(2)
+            assert started == ["v0-1", "novice"]  # at once, with every search queued before it
             for name in list(gates):
                 gates[name].set()
             await asyncio.gather(*jobs)
@@ -234,7 +232,8 @@ def test_computer_work_is_fair_between_matches() -> None:
         return started
 
     order = asyncio.run(scenario())
-    assert order.index("v0-2") > order.index("v0-1") and len(order) == 10
+    # The searches one at a time, every match's first before v0's second and third.
+    assert order == ["v0-1", "novice", *(f"v{i}-1" for i in range(1, 7)), "v0-2", "v0-3"]
 
 
 # --- sockets and spectators ----------------------------------------------------------------------

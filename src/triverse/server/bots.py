@@ -116,6 +116,8 @@ def _ready() -> int:
 
 QUICK = 0.01
 """The expected seconds of a job that does not search (a novice's or an average's move)."""
+SEARCH = 0.1
+"""Jobs expected to take longer than this many seconds are searches (see :class:`FairQueue`)."""
 
 
 @dataclass(eq=False)
@@ -126,6 +128,7 @@ class _Waiting:
     """Its virtual finish: the owner's virtual time when it arrived, plus its cost."""
     order: int
     start: float
+    cost: float
     owner: Hashable
     ready: asyncio.Future[None]
 
@@ -139,6 +142,9 @@ class FairQueue:
     virtual time; a free slot goes to the waiting job with the smallest tag whose owner has
     no job running. So a match runs at most one job at a time, and a cheap job (a novice's
     move) waits for at most the jobs already running, not for every search queued before it.
+    Besides, searches (jobs of more than :data:`SEARCH` seconds) hold at most all the slots but
+    one when there are two or more, so that a move that needs no search finds a worker at once
+    even while every match around it searches.
 
     >>> async def demo() -> list[str]:
     ...     queue, order = FairQueue(1), []
@@ -156,8 +162,8 @@ class FairQueue:
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
-        self.running: set[Hashable] = set()
-        """The owners with a job in the pool."""
+        self.running: dict[Hashable, float] = {}
+        """The owners with a job in the pool, and its cost."""
         self.waiting: list[_Waiting] = []
         self._finish: dict[Hashable, float] = {}
         self._virtual = 0.0
@@ -170,7 +176,7 @@ class FairQueue:
         key: Hashable = object() if owner is None else owner
         start = max(self._virtual, self._finish.get(key, 0.0))
         self._finish[key] = start + cost
-        job = _Waiting(start + cost, next(self._order), start, key,
+        job = _Waiting(start + cost, next(self._order), start, cost, key,
                        asyncio.get_running_loop().create_future())
         self.waiting.append(job)
         self._dispatch()
@@ -189,17 +195,20 @@ class FairQueue:
 
     def _dispatch(self) -> None:
         while len(self.running) < self.slots:
-            ready = [job for job in self.waiting if job.owner not in self.running]
+            searches = sum(1 for cost in self.running.values() if cost > SEARCH)
+            may_search = self.slots == 1 or searches < self.slots - 1
+            ready = [job for job in self.waiting if job.owner not in self.running
+                     and (may_search or job.cost <= SEARCH)]
             if not ready:
                 return
             job = min(ready, key=lambda j: (j.tag, j.order))
             self.waiting.remove(job)
-            self.running.add(job.owner)
+            self.running[job.owner] = job.cost
             self._virtual = max(self._virtual, job.start)
             job.ready.set_result(None)
 
     def _release(self, owner: Hashable) -> None:
-        self.running.discard(owner)
+        self.running.pop(owner, None)
         if self._finish.get(owner, 0.0) <= self._virtual and not any(
                 job.owner == owner for job in self.waiting):
             self._finish.pop(owner, None)  # idle: it would start at the virtual time anyway
