@@ -316,3 +316,30 @@ def test_spectators_share_one_rendering_and_get_changes(
             View.model_validate(held[i])
             assert len(held[i]["log"]) == 3
     assert all(change < whole for change, whole in sizes), sizes
+
+
+def test_rate_limits_in_redis_are_shared_between_processes() -> None:
+    """Two servers' rate limits on one Redis count together (skipped without Redis)."""
+    pytest.importorskip("redis")
+    import uuid
+
+    settings = Settings(db_url="sqlite://", rate_storage="redis://127.0.0.1:6379/15",
+                        rate_hint="2/minute")
+    who = uuid.uuid4().hex  # an address of this run's own
+
+    async def scenario() -> list[str]:
+        first, second = RateLimits(settings), RateLimits(settings)
+        try:
+            await first.storage.check() or pytest.skip("no Redis at 127.0.0.1:6379")
+        except Exception as exc:
+            pytest.skip(f"no Redis at 127.0.0.1:6379: {exc}")
+        outcomes = []
+        for rates in (first, second, first):
+            try:
+                await rates.hit("hint", who)
+                outcomes.append("ok")
+            except Exception as exc:
+                outcomes.append(getattr(exc, "code", repr(exc)))
+        return outcomes
+
+    assert asyncio.run(scenario()) == ["ok", "ok", "rate_limited"]

@@ -46,6 +46,9 @@ RATE_KINDS = {
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""
 
+REDIS_SCHEMES = ("redis", "rediss", "redis+unix")
+"""Storage URIs served by the ``redis`` package (the ``limits`` library's other client for
+them, ``coredis``, is not used)."""
 BUSY_RETRY = 10
 """Seconds a ``server_busy`` refusal asks a client to wait."""
 
@@ -61,8 +64,10 @@ class RateLimits:
     """Requests per client address and kind, in a moving window (``Settings.rate_*``)."""
 
     def __init__(self, settings: Settings) -> None:
-        uri = settings.rate_storage
-        storage = storage_from_string(uri if uri.startswith("async+") else "async+" + uri)
+        uri = settings.rate_storage.removeprefix("async+")
+        scheme = uri.partition("://")[0]
+        options = {"implementation": "redispy"} if scheme in REDIS_SCHEMES else {}
+        storage = storage_from_string("async+" + uri, **options)
         assert isinstance(storage, Storage)
         self.storage = storage
         self.limiter = MovingWindowRateLimiter(storage)

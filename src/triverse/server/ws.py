@@ -101,13 +101,13 @@ class MatchConnection:
         if not force and (view is last or view == last):
             return
         self._last_view = view
-        time = f'"server_time":"{self._server_time()}"}}'
+        stamp = f'"server_time":"{self._server_time()}"}}'  # the shared text, then this
         if self.changes and not force and last is not None:
             opened = rendered.changes_from(last)
             if opened is not None:
-                await self.send(opened + "," + time)
+                await self.send(opened + "," + stamp)
                 return
-        await self.send('{"type":"view","view":' + rendered.text + "," + time)
+        await self.send('{"type":"view","view":' + rendered.text + "," + stamp)
 
     def _server_time(self) -> str:
         """The server's clock, so that a client can count down to a deadline with its own."""
