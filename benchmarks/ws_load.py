@@ -84,6 +84,12 @@ serve(host, port, db_url, log_level=level, allow_client_seed=True)
 receives SIGTERM (a clean shutdown) if the benchmark dies without stopping it."""
 
 
+UNLIMITED = {"TRIVERSE_RATE_CREATE": "1000000/minute", "TRIVERSE_RATE_ACTION": "1000000/minute",
+             "TRIVERSE_SOCKETS_PER_CLIENT": "1000000", "TRIVERSE_SOCKETS_PER_MATCH": "1000000"}
+"""The load comes from one address, far past what one client may do (``docs/server.md``,
+"Limits"): the server under test is told to let it."""
+
+
 # --- the server process ------------------------------------------------------------------------
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
@@ -253,13 +259,14 @@ def _pg_version(url: str) -> str:
 class Server:
     """``triverse.server.serve`` in a subprocess (its own session), on a free loopback port."""
 
-    def __init__(self, db_url: str, log_path: Path, log_level: str = "warning") -> None:
+    def __init__(self, db_url: str, log_path: Path, log_level: str = "warning",
+                 limits: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.ws_base = f"ws://{HOST}:{self.port}"
         self.log_path = log_path
         self._log = log_path.open("wb")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(UNLIMITED if limits is None else limits)}
         env.pop("TRIVERSE_DB_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, "-c", SERVER_CODE, HOST, str(self.port), db_url, log_level,

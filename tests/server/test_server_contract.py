@@ -4,8 +4,9 @@ message the server sends validated against the models of ``triverse.server.schem
 The server builds its messages as plain dicts; these tests are what keeps them and the models
 (which forbid unknown keys and coercion) the same. A seat plays each game to the end against a
 computer, first sending one of every other client message (ping, sync, pause and resume, a
-preview, an unknown type, a stale action), and a spectator's socket, read at the end, is held
-to the same models.
+preview, an unknown type, a stale action), and two spectators' sockets, read at the end, are
+held to the same models: one gets whole views, the other asked for ``changes`` after its first
+view, and the changes it applies rebuild the view it is sent when it asks again.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from server_helpers import tokens_of
 from starlette.testclient import WebSocketTestSession
 
 from triverse.games import available_games
+from triverse.server.fanout import apply_changes
 from triverse.server.schemas import (
     CLIENT_MESSAGE,
     SERVER_MESSAGE,
@@ -122,9 +124,11 @@ def test_every_websocket_message_fits_the_models(client: TestClient, game: str) 
         "seats": [{"kind": "human"}, {"kind": "novice"}]}).json()
     match_id, token = created["match_id"], tokens_of(created)[0]
     path = f"/ws/matches/{match_id}"
-    with client.websocket_connect(path) as seat_ws, client.websocket_connect(path) as watch_ws:
-        seat, watcher = Socket(seat_ws), Socket(watch_ws)
+    with client.websocket_connect(path) as seat_ws, client.websocket_connect(path) as watch_ws, \
+            client.websocket_connect(path) as changes_ws:
+        seat, watcher, follower = Socket(seat_ws), Socket(watch_ws), Socket(changes_ws)
         watcher.send({"type": "hello"})
+        follower.send({"type": "hello", "log": 10, "changes": True})
         seat.send({"type": "hello", "token": token, "seat": 0, "log": 30})
         first = seat.receive()
         assert isinstance(first, ViewMessage) and first.view.seat == 0
@@ -133,6 +137,13 @@ def test_every_websocket_message_fits_the_models(client: TestClient, game: str) 
         watcher.send({"type": "sync"})
         watcher.send({"type": "ping", "id": "end"})
         seen = watcher.until("pong")
+        follower.send({"type": "ping", "id": "changes"})
+        followed = [follower.ws.receive_json()]
+        while followed[-1]["type"] != "pong":
+            SERVER_MESSAGE.validate_python(followed[-1])
+            followed.append(follower.ws.receive_json())
+        follower.send({"type": "sync"})
+        synced = follower.receive()
     assert final.result is not None and final.result.scores == final.scores
     assert len(final.log) <= 30
     assert {"view", "accepted", "error", "pong"} <= set(seat.kinds), seat.kinds
@@ -141,6 +152,12 @@ def test_every_websocket_message_fits_the_models(client: TestClient, game: str) 
     views = [m.view for m in seen if isinstance(m, ViewMessage)]
     assert views and views[-1].finished and all(v.seat is None for v in views)
     assert set(watcher.kinds) == {"view", "pong"}, watcher.kinds
+    assert followed[0]["type"] == "view" and {m["type"] for m in followed[1:-1]} == {"changes"}
+    held = followed[0]["view"]
+    for message in followed[1:-1]:
+        held = apply_changes(held, message, 10)
+    assert isinstance(synced, ViewMessage) and synced.view.model_dump(exclude_none=False) == (
+        View.model_validate(held).model_dump(exclude_none=False))
     for token_or_none in (token, None):  # the REST view is the same document
         headers = {} if token_or_none is None else {"X-Seat-Token": token_or_none}
         View.model_validate(client.get(f"/api/matches/{match_id}/view",

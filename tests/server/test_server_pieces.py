@@ -46,18 +46,19 @@ class FakeBots:
 
     async def choose(self, level: str, spec: GameSpec, observation: Observation,
                      rng: random.Random, think: float | None = None,
-                     memory: Any = None) -> str:
+                     memory: Any = None, owner: Any = None, cost: float = 0.0) -> str:
         self.jobs.append("choose")
         return self.answer or self._first(spec, observation)
 
     async def hint(self, spec: GameSpec, observation: Observation, budget: float,
-                   rng: random.Random, memory: Any = None) -> str:
+                   rng: random.Random, memory: Any = None, owner: Any = None) -> str:
         self.jobs.append("hint")
         await asyncio.sleep(0.01)  # long enough for a second request to arrive meanwhile
         return self.answer or self._first(spec, observation)
 
     async def review(self, record: dict[str, Any], seat: int, budget: float,
-                     threshold: float = 0.5) -> list[dict[str, Any]]:
+                     threshold: float = 0.5, owner: Any = None,
+                     cost: float = 0.0) -> list[dict[str, Any]]:
         self.jobs.append("review")
         return []
 

@@ -252,7 +252,8 @@ def canon(tile: str) -> str:
 
 
 def views_in(text: str) -> list[dict[str, Any]]:
-    """The views a websocket frame or a REST answer carries."""
+    """The views a websocket frame or a REST answer carries (a ``changes`` frame counts as
+    the part of its move's view that it carries)."""
     try:
         data = json.loads(text)
     except ValueError:
@@ -261,6 +262,8 @@ def views_in(text: str) -> list[dict[str, Any]]:
         return []
     if isinstance(data.get("view"), dict):
         return [data["view"]]
+    if data.get("type") == "changes" and isinstance(data.get("changes"), dict):
+        return [{**data["changes"], "move": data["move"], "log": data["log"]}]
     if "observation" in data and "move" in data:
         return [data]
     return []

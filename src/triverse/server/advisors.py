@@ -99,7 +99,7 @@ class Advisors:
             try:
                 notation = await self.bots.hint(live.spec, observation,
                                                 self.settings.hint_budget, rng,
-                                                live.memory_of(seat))
+                                                live.memory_of(seat), owner=live.id)
                 action = state.parse_action(notation)
             except Exception:
                 log.exception("match %s: no hint for seat %d at move %d", live.id, seat,
@@ -154,7 +154,8 @@ class Advisors:
             decisions = await asyncio.to_thread(count_decisions, record, seat)
             budget = self.budget(decisions)
             started = time.perf_counter()
-            notes = await self.bots.review(record.to_json(), seat, budget)
+            notes = await self.bots.review(record.to_json(), seat, budget, owner=live.id,
+                                           cost=budget * decisions)
             moves = await asyncio.to_thread(annotate, record, notes)
             elapsed = time.perf_counter() - started
             log.info("match %s: reviewed seat %d, %d decisions at %.2f s, in %.1f s", live.id,

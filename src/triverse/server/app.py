@@ -40,8 +40,9 @@ from triverse.server.guards import (
 )
 from triverse.server.matches import MatchCache
 from triverse.server.pubsub import InProcessPubSub, PubSub
+from triverse.server.quotas import client_address
 from triverse.server.routes import API_ROUTERS
-from triverse.server.routes.deps import TOKEN_HEADER
+from triverse.server.routes.deps import TOKEN_HEADER, service_of
 from triverse.server.routes.pages import install_api_docs, install_pages
 from triverse.server.service import MatchService
 
@@ -209,8 +210,14 @@ def _allowed_methods(app: FastAPI, request: Request) -> str:
 
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServerError)
-    async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+    async def server_error(request: Request, exc: ServerError) -> JSONResponse:
+        if exc.code == "wrong_token":  # a guess: counted towards the address's lockout
+            await service_of(request).quotas.rates.count("token_failure",
+                                                         client_address(request))
+        answer = _error(exc.status, exc.code, exc.message)
+        if exc.retry_after is not None:
+            answer.headers["Retry-After"] = str(exc.retry_after)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

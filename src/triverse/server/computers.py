@@ -14,9 +14,10 @@ import asyncio
 import logging
 from typing import Any
 
+from triverse.ai.knowledge import knowledge_for
 from triverse.core.errors import TriverseError
 from triverse.core.rng import derive
-from triverse.server.bots import BotPool
+from triverse.server.bots import QUICK, BotPool
 from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
 from triverse.server.errors import ServerError
@@ -24,6 +25,7 @@ from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches
 from triverse.server.play import Referee
 from triverse.server.repository import MatchRepository
+from triverse.server.seats import THINKING_LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,10 @@ class ComputerPlayers:
     def busy(self, match_id: str) -> bool:
         """Whether a task plays computer seats of the match."""
         return match_id in self._tasks
+
+    def count(self) -> int:
+        """How many matches have a computer to move (their tasks wait or think)."""
+        return len(self._tasks)
 
     def schedule(self, live: LiveMatch) -> None:
         """Start the match's task if a computer is to move and none runs."""
@@ -129,7 +135,10 @@ class ComputerPlayers:
         rng = derive(live.seed, "bot", seat, number)
         try:
             memory = live.memory_of(seat) if level == "veteran" else None
-            return await self.bots.choose(level, live.spec, observation, rng, think, memory)
+            cost = (think or knowledge_for(live.game).default_budget
+                    if level in THINKING_LEVELS else QUICK)
+            return await self.bots.choose(level, live.spec, observation, rng, think, memory,
+                                          owner=live.id, cost=cost)
         except Exception:
             log.exception("match %s: the %s player of seat %d failed at move %d", live.id,
                           level, seat, number)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from triverse.server import DEFAULT_HOST, DEFAULT_PORT
@@ -80,6 +80,19 @@ def _origins(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return tuple(str(v).strip().rstrip("/").lower() for v in value if str(v).strip())
     return value
+
+
+def _rate_limit(value: Any) -> Any:
+    """``value`` if the ``limits`` library reads it (``"20/minute;200/hour"``)."""
+    if isinstance(value, str):
+        from limits import parse_many
+
+        parse_many(value)  # a ValueError names what does not parse
+    return value
+
+
+RateLimit = Annotated[str, AfterValidator(_rate_limit)]
+"""Rate limits in the ``limits`` notation: ``N/second|minute|hour|day``, several with ``;``."""
 
 
 class Settings(BaseSettings):
@@ -139,6 +152,32 @@ class Settings(BaseSettings):
     api_docs: bool = True
     """Whether ``/docs`` serves the REST API's interactive documentation (its scripts and styles
     come from the ``fastapi-offline`` package, never from a CDN)."""
+    # --- limits (docs/server.md, "Security"): per client address, in the ``limits`` notation
+    rate_storage: str = "memory://"
+    """Where the rate limits count: a ``limits`` storage URI (``memory://``: this process;
+    ``redis://host:6379`` shares the counts between processes)."""
+    rate_create: RateLimit = "60/minute;600/hour"
+    """Matches a client address may create."""
+    rate_action: RateLimit = "300/minute"
+    """Actions and pauses (REST and websocket) a client address may send."""
+    rate_preview: RateLimit = "600/minute"
+    """Score previews a client address may ask for."""
+    rate_hint: RateLimit = "30/minute"
+    """Hints a client address may ask for."""
+    rate_review: RateLimit = "20/minute"
+    """Reviews a client address may ask for."""
+    rate_token_failure: RateLimit = "20/minute;100/hour"
+    """Wrong seat tokens a client address may send; past that, whatever it sends with a token
+    is refused until the window moves on."""
+    computer_matches_per_client: int = Field(3, ge=0)
+    """Unfinished matches without a human seat that one client address may have."""
+    computer_queue: int = Field(64, ge=1)
+    """Matches with a computer to move (waiting or thinking) past which new matches with a
+    computer seat are refused (``server_busy``)."""
+    sockets_per_match: int = Field(200, ge=1)
+    """Websockets open at once on one match."""
+    sockets_per_client: int = Field(20, ge=1)
+    """Websockets one client address may have open at once."""
 
 
 def settings_with(**given: Any) -> Settings:

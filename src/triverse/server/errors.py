@@ -35,6 +35,10 @@ STATUS: dict[str, int] = {
     "game_over": 409,
     "not_finished": 409,
     "too_large": 413,
+    "rate_limited": 429,
+    "too_many_computer_matches": 429,
+    "too_many_sockets": 429,
+    "server_busy": 503,
     "server_error": 500,
 }
 """Every error code and the HTTP status it is answered with."""
@@ -73,15 +77,22 @@ class ServerError(Exception):
 
     >>> ServerError("stale_move", "you saw move 3; the game is at move 4").status
     409
+
+    ``retry_after``: the whole seconds after which the same request may succeed (a limit's
+    refusal: REST sends it as the ``Retry-After`` header, a websocket error as ``retry_after``).
+
+    >>> ServerError("rate_limited", "too many actions", retry_after=3).retry_after
+    3
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
         message = cut(message)
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     @property
     def status(self) -> int:

@@ -402,6 +402,8 @@ class HelloMessage(BaseModel):
     token: str | None = Field(None, description="the seat's token; none or null to watch")
     seat: Integer | None = Field(None, ge=0, description="the seat the token should open")
     log: Integer | None = Field(None, ge=0, description="send only the last so many log entries")
+    changes: bool = Field(False, description="after the first view, send only what changed "
+                          "(changes messages) instead of whole views")
 
 
 class ActionMessage(BaseModel):
@@ -461,6 +463,40 @@ class ViewMessage(Exact):
     server_time: ServerTime
 
 
+class ViewChanges(Exact):
+    """The fields of a :class:`View` whose value changed (each absent if it did not)."""
+
+    match_id: str | None = None
+    game: GameRef | None = None
+    mode: Mode | None = None
+    seat: int | None = None
+    players: list[PlayerView] | None = None
+    move: int | None = None
+    to_move: int | None = None
+    your_turn: bool | None = None
+    time_limit: int | None = None
+    deadline: str | None = None
+    paused: bool | None = None
+    finished: bool | None = None
+    result: ResultInfo | None = None
+    scores: list[int] | None = None
+    observation: dict[str, Any] | None = None
+    legal_actions: list[LegalAction] | None = None
+
+
+class ChangesMessage(Exact):
+    """Server: what changed in this connection's view since the last ``view`` or ``changes``
+    it sent (only to a client whose ``hello`` said ``changes``)."""
+
+    type: Literal["changes"]
+    move: int = Field(description="the view's move number after the changes")
+    changes: ViewChanges = Field(description="every field but the log whose value changed, "
+                                 "with its new value")
+    log: list[LogItem] = Field(description="the log entries to append (then keep only the "
+                               "last 'log' entries, if the hello asked for a limit)")
+    server_time: ServerTime
+
+
 class AcceptedMessage(Exact):
     """Server: the action is stored and applied (before any view that shows it)."""
 
@@ -495,10 +531,13 @@ class ErrorMessage(Exact):
     code: str = Field(description="one of the error codes of docs/protocol.md")
     message: str
     id: RequestId
+    retry_after: int | None = Field(None, description="with rate_limited: the seconds after "
+                                    "which the same message may be accepted")
 
 
 ServerMessage = Annotated[
-    ViewMessage | AcceptedMessage | PreviewResultMessage | PongMessage | ErrorMessage,
+    ViewMessage | ChangesMessage | AcceptedMessage | PreviewResultMessage | PongMessage
+    | ErrorMessage,
     Field(discriminator="type"),
 ]
 """Any message the server sends over the websocket."""

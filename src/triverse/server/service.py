@@ -39,6 +39,7 @@ from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
 from triverse.server.play import CreatedMatch, Referee
 from triverse.server.pubsub import MatchNews, PubSub
+from triverse.server.quotas import Quotas
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import (
     MODES,
@@ -96,6 +97,8 @@ class MatchService:
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
                                          self.clocks, self.repository)
         self.advisors = Advisors(settings, bots)
+        self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
+        self._admitting = asyncio.Lock()
         self._background: set[asyncio.Task[None]] = set()
 
     @property
@@ -147,11 +150,20 @@ class MatchService:
     # --- matches ---------------------------------------------------------------------------------
     async def create(
         self, game_name: str, options: Mapping[str, object], seats: Sequence[SeatRequest],
-        mode: str, seed: int | None = None,
+        mode: str, seed: int | None = None, client: str = "local",
     ) -> CreatedMatch:
-        """Check and store a new match; start its computer players if one is to move."""
-        created = await self.referee.create(game_name, options, seats, mode, seed)
-        self.computers.schedule(created.live)
+        """Check and store a new match; start its computer players if one is to move.
+
+        A match with a computer seat is first admitted by the computer quota
+        (:class:`~triverse.server.quotas.ComputerQuota`) for ``client``, its address."""
+        kinds = [seat.kind for seat in seats]
+        if all(kind == "human" for kind in kinds):
+            return await self.referee.create(game_name, options, seats, mode, seed)
+        async with self._admitting:  # admitted, created and counted before the next one
+            self.quotas.computers.admit(client, kinds)
+            created = await self.referee.create(game_name, options, seats, mode, seed)
+            self.computers.schedule(created.live)
+            self.quotas.computers.created(client, created.match_id, kinds)
         return created
 
     async def live(self, match_id: str, fresh: bool = False) -> LiveMatch:

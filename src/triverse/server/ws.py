@@ -3,7 +3,12 @@
 The client's first message is ``hello`` with its seat token (or none, to watch); the token never
 appears in the URL, so it stays out of access logs. The server then pushes a ``view`` whenever
 the match changes (a move, a time-out, a pause, a player connecting), rendered for that seat
-alone, and answers ``action``, ``preview``, ``pause``, ``sync`` and ``ping`` messages.
+alone, and answers ``action``, ``preview``, ``pause``, ``sync`` and ``ping`` messages. A
+client that says ``"changes": true`` in its ``hello`` gets, after the first view, only what
+changed (a ``changes`` message, :mod:`triverse.server.fanout`); spectators share one rendering
+of the public view. Actions, pauses and previews count against their client address's rate
+limits, and sockets against the caps per match and per client address
+(:mod:`triverse.server.quotas`).
 ``docs/protocol.md`` documents every message, and :mod:`triverse.server.schemas` models them
 (``ClientMessage``, ``ServerMessage``: ``tests/server/test_server_contract.py`` holds what this
 module sends to those models).
@@ -23,7 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from triverse.server.clock import iso_utc
 from triverse.server.errors import ServerError, clip
+from triverse.server.fanout import Rendered, dumps, public_view
 from triverse.server.pubsub import PubSub, Subscription, match_channel
+from triverse.server.quotas import client_address
 from triverse.server.schemas import MAX_ACTION, whole
 from triverse.server.service import MatchService
 from triverse.server.views import render_view
@@ -38,6 +45,7 @@ MAX_DEPTH = 32
 """The deepest nesting of a client's message (its ``id`` may be any JSON value): a deeper one
 is ``bad_json``, well before Python's parser (or the reply echoing the ``id``) runs out of
 stack."""
+CLOSE_LIMITED = 4429
 
 
 class _Gone(Exception):
@@ -57,36 +65,55 @@ class MatchConnection:
         self.seat: int | None = None
         self.token: str | None = None
         self.log_limit: int | None = None
+        self.changes = False
+        """Whether the client asked for ``changes`` messages after its first view."""
+        self.client = client_address(websocket)
         self._send_lock = asyncio.Lock()
         self._last_view: dict[str, Any] | None = None
 
     # --- sending ------------------------------------------------------------------------------
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON message (one at a time)."""
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send one JSON message, or its text (one at a time)."""
         async with self._send_lock:
             await self._send_now(message)
 
-    async def _send_now(self, message: dict[str, Any]) -> None:
+    async def _send_now(self, message: dict[str, Any] | str) -> None:
         if self.websocket.application_state != WebSocketState.CONNECTED:
             raise _Gone
         try:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(message if isinstance(message, str)
+                                           else dumps(message))
         except (WebSocketDisconnect, RuntimeError, OSError) as exc:
             raise _Gone from exc
 
     async def send_error(self, error: ServerError, request_id: Any = None) -> None:
-        """Send an ``error`` message."""
-        await self.send({"type": "error", **error.to_json(), "id": request_id})
+        """Send an ``error`` message (with ``retry_after`` when the error has one)."""
+        message = {"type": "error", **error.to_json(), "id": request_id}
+        if error.retry_after is not None:
+            message["retry_after"] = error.retry_after
+        await self.send(message)
 
     async def send_view(self, force: bool = False, fresh: bool = False) -> None:
-        """Send this seat's view, unless it is the same as the last one sent. With
-        ``fresh``, moves another process stored are applied first (a reply to ``sync``)."""
+        """Send this seat's view, unless it is the same as the last one sent: the whole view,
+        or what changed since the last one if the client asked for ``changes`` (``force``:
+        the whole view, even if unchanged). With ``fresh``, moves another process stored are
+        applied first (a reply to ``sync``)."""
         live = await self.service.live(self.match_id, fresh)
-        view = render_view(live, self.seat, log_limit=self.log_limit)
-        if not force and view == self._last_view:
+        if self.seat is None:
+            rendered = public_view(live, self.log_limit)  # one rendering for every spectator
+        else:
+            rendered = Rendered(render_view(live, self.seat, log_limit=self.log_limit))
+        last, view = self._last_view, rendered.view
+        if not force and (view is last or view == last):
             return
         self._last_view = view
-        await self.send({"type": "view", "view": view, "server_time": self._server_time()})
+        stamp = f'"server_time":"{self._server_time()}"}}'  # the shared text, then this
+        if self.changes and not force and last is not None:
+            opened = rendered.changes_from(last)
+            if opened is not None:
+                await self.send(opened + "," + stamp)
+                return
+        await self.send('{"type":"view","view":' + rendered.text + "," + stamp)
 
     def _server_time(self) -> str:
         """The server's clock, so that a client can count down to a deadline with its own."""
@@ -96,6 +123,18 @@ class MatchConnection:
     async def run(self) -> None:
         """Accept, authenticate with ``hello``, then serve until the client leaves."""
         await self.websocket.accept()
+        sockets = self.service.quotas.sockets
+        try:
+            sockets.open(self.match_id, self.client)
+        except ServerError as exc:
+            await self._close(CLOSE_LIMITED, exc)
+            return
+        try:
+            await self._serve_socket()
+        finally:
+            sockets.close(self.match_id, self.client)
+
+    async def _serve_socket(self) -> None:
         try:
             if not await self._hello():
                 return
@@ -146,16 +185,27 @@ class MatchConnection:
             return False
         token, seat, limit = (message.get("token"), whole(message.get("seat")),
                               whole(message.get("log")))
+        changes = message.get("changes", False)
         if (token is not None and not isinstance(token, str)) or not _count(seat) or (
-                not _count(limit)):
+                not _count(limit)) or not isinstance(changes, bool):
             await self._close(CLOSE_BAD_HELLO, ServerError(
-                "bad_request", "hello's 'token' is a string, 'seat' and 'log' whole numbers"))
+                "bad_request", "hello's 'token' is a string, 'seat' and 'log' whole numbers, "
+                "'changes' true or false"))
             return False
-        self.log_limit = limit
+        self.log_limit, self.changes = limit, changes
+        rates = self.service.quotas.rates
+        try:
+            if token:
+                await rates.check("token_failure", self.client)
+        except ServerError as exc:
+            await self._close(CLOSE_LIMITED, exc)
+            return False
         try:
             live = await self.service.live(self.match_id, fresh=True)
             self.seat = self.service.authenticate(live, token, seat, required=False)
         except ServerError as exc:
+            if exc.code == "wrong_token":
+                await rates.count("token_failure", self.client)
             code = CLOSE_UNKNOWN_MATCH if exc.code == "unknown_match" else CLOSE_WRONG_TOKEN
             await self._close(code, exc)
             return False
@@ -216,6 +266,7 @@ class MatchConnection:
                 raise ServerError("bad_request", "an action message has 'action' (notation, a "
                                   f"string of at most {MAX_ACTION} characters) and 'move' (the "
                                   "view's move number)")
+            await self.service.quotas.rates.hit("action", self.client)
             # Holding the send lock, so that "accepted" goes out before any view showing it.
             async with self._send_lock:
                 live = await self.service.act(self.match_id, self.token, action, move)
@@ -230,6 +281,7 @@ class MatchConnection:
                 raise ServerError("bad_request", "a preview message has 'action' (notation, a "
                                   f"string of at most {MAX_ACTION} characters) and optionally "
                                   "'move' (the view's move number)")
+            await self.service.quotas.rates.hit("preview", self.client)
             number, preview = await self.service.preview(self.match_id, self.token, action,
                                                          move)
             await self.send({"type": "preview_result", "id": request_id, "move": number,
@@ -238,6 +290,7 @@ class MatchConnection:
             paused = message.get("paused")
             if not isinstance(paused, bool):
                 raise ServerError("bad_request", "a pause message has 'paused': true or false")
+            await self.service.quotas.rates.hit("action", self.client)
             await self.service.set_paused(self.match_id, self.token, paused)
             await self.send_view()
         elif kind == "hello":

@@ -5,14 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from triverse.server.routes.deps import ERRORS, SeatToken, Service
+from triverse.server.routes.deps import ERRORS, SeatToken, Service, limited
 from triverse.server.schemas import HintAnswer, HintRequest, ReviewAnswer
 
 router = APIRouter()
 
 
 @router.post("/api/matches/{match_id}/hint", response_model=HintAnswer, responses=ERRORS,
-             tags=["matches"])
+             tags=["matches"], dependencies=[limited("hint")])
 async def hint(match_id: str, service: Service, token: SeatToken,
                body: HintRequest | None = None) -> Response:
     """The veteran's suggested move for the token's seat, which must be the seat to move.
@@ -23,7 +23,7 @@ async def hint(match_id: str, service: Service, token: SeatToken,
 
 
 @router.get("/api/matches/{match_id}/review", response_model=ReviewAnswer, responses=ERRORS,
-            tags=["finished games"])
+            tags=["finished games"], dependencies=[limited("review")])
 async def review(match_id: str, service: Service, token: SeatToken) -> Response:
     """The veteran's review of a finished match: each decision where it would have played
     differently, and the points it estimates that cost. With a token, that seat's

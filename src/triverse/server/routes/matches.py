@@ -5,10 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service
+from triverse.server.quotas import client_address
+from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service, limited
 from triverse.server.schemas import (
     CreatedSeat,
     CreateMatch,
+    ErrorAnswer,
     MatchCreated,
     MyGames,
     MyGamesRequest,
@@ -19,13 +21,17 @@ from triverse.server.seats import SeatRequest, seat_link, spectator_link
 router = APIRouter(tags=["matches"])
 
 
-@router.post("/api/matches", status_code=201, responses=ERRORS)
+@router.post("/api/matches", status_code=201, dependencies=[limited("create")],
+             responses={**ERRORS, 503: {"model": ErrorAnswer}})
 async def create_match(body: CreateMatch, request: Request, service: Service) -> MatchCreated:
     """Create a match. The answer holds every human seat's secret token and invite link:
-    hand each link to whoever plays that seat (in hot-seat, keep them all)."""
+    hand each link to whoever plays that seat (in hot-seat, keep them all). Limited per
+    client address (``429 rate_limited``, ``429 too_many_computer_matches``) and by the
+    computer players' queue (``503 server_busy``)."""
     created = await service.create(
         body.game, body.options,
-        [SeatRequest(s.kind, s.name, s.think) for s in body.seats], body.mode, body.seed)
+        [SeatRequest(s.kind, s.name, s.think) for s in body.seats], body.mode, body.seed,
+        client_address(request))
     base = str(request.base_url).rstrip("/")
     seats = []
     for seat, token in zip(created.live.seats, created.tokens, strict=True):

@@ -6,7 +6,7 @@ from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse, Response
 
 from triverse.server.guards import origin_allowed, refuse_origin
-from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service
+from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service, limited
 from triverse.server.schemas import (
     ActionAccepted,
     ActionRequest,
@@ -22,7 +22,7 @@ router = APIRouter(tags=["matches"])
 
 
 @router.post("/api/matches/{match_id}/actions", response_model=ActionAccepted,
-             responses=ERRORS)
+             responses=ERRORS, dependencies=[limited("action")])
 async def post_action(match_id: str, body: ActionRequest, service: Service, token: SeatToken,
                       log: LogLimit = None) -> Response:
     """Play an action for the token's seat. ``move`` must be the view's ``move``; the
@@ -35,7 +35,7 @@ async def post_action(match_id: str, body: ActionRequest, service: Service, toke
 
 
 @router.post("/api/matches/{match_id}/preview", response_model=PreviewAnswer,
-             responses=ERRORS)
+             responses=ERRORS, dependencies=[limited("preview")])
 async def preview(match_id: str, body: PreviewRequest, service: Service,
                   token: SeatToken) -> Response:
     """What a tentative action would score for the token's seat, which must be the seat to
@@ -45,7 +45,8 @@ async def preview(match_id: str, body: PreviewRequest, service: Service,
     return JSONResponse({"move": move, "preview": data})
 
 
-@router.post("/api/matches/{match_id}/pause", response_model=View, responses=ERRORS)
+@router.post("/api/matches/{match_id}/pause", response_model=View, responses=ERRORS,
+             dependencies=[limited("action")])
 async def pause(match_id: str, body: PauseRequest, service: Service, token: SeatToken,
                 log: LogLimit = None) -> Response:
     """Pause (``paused: true``) or resume the computer players; any seat may. Answers

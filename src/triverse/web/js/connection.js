@@ -1,7 +1,9 @@
 // One match websocket (docs/protocol.md): hello with a seat token (or none, to watch), views
 // pushed by the server, actions answered by "accepted" or "error". It reconnects by itself
 // with exponential backoff (0.5 s doubling to 8 s, with jitter); nothing is lost meanwhile,
-// since the server keeps every move.
+// since the server keeps every move. After the first view the server sends only what changed
+// ("changes": the fields that differ and the new log entries), which this applies to the last
+// view before handing the whole view on.
 
 const FATAL = new Set([4400, 4403, 4404]);
 
@@ -25,6 +27,7 @@ export class Connection {
     this.closed = false;
     this.timer = null;
     this.lastError = null;
+    this.view = null;
     this.open();
   }
 
@@ -38,9 +41,10 @@ export class Connection {
     const ws = new WebSocket(`${scheme}//${location.host}/ws/matches/${encodeURIComponent(this.matchId)}`);
     this.ws = ws;
     this.greeted = false;
+    this.view = null;
     this.onStatus(this.attempt ? "reconnecting" : "connecting");
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, log: this.log }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token, log: this.log, changes: true }));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", (event) => this.closedBy(ws, event));
@@ -60,7 +64,16 @@ export class Connection {
         this.attempt = 0;
         this.onStatus("connected");
       }
+      this.view = message.view;
       this.onView(message.view);
+    } else if (message.type === "changes") {
+      if (!this.view) { this.sync(); return; }
+      let log = this.view.log.concat(message.log);
+      if (this.log !== null && this.log !== undefined && log.length > this.log) {
+        log = log.slice(log.length - this.log);
+      }
+      this.view = { ...this.view, ...message.changes, log };
+      this.onView(this.view);
     } else if (["accepted", "error", "pong", "preview_result"].includes(message.type)) {
       const waiting = this.pending.get(message.id);
       if (waiting) {
