@@ -70,7 +70,7 @@ def test_the_base_install_is_the_engines_and_the_server_is_an_extra() -> None:
     extras = project["optional-dependencies"]
     server = {r.split(">")[0] for r in extras["server"]}
     assert server >= set(cli.SERVER_PACKAGES)
-    assert "triverse[server,postgres,adapters]" in extras["test"]
+    assert "triverse[server,postgres,redis,adapters]" in extras["test"]
 
 
 def test_the_version_is_written_once() -> None:

@@ -13,10 +13,8 @@ the records and the web New Game dialog.
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib.util
 import json
-import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -375,49 +373,6 @@ def _missing_server_packages() -> list[str]:
     return missing
 
 
-def _check_port(host: str, port: int, url: str) -> None:
-    """Fail clearly if ``host:port`` cannot be listened on (most often: a server runs there)."""
-    try:
-        family, kind, proto, _, where = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-    except socket.gaierror as exc:
-        raise CliError(f"cannot listen on {host}: {exc.strerror}") from None
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
-        try:
-            probe.bind(where)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise CliError(f"port {port} is taken (is Triverse already running? open {url}, "
-                               f"or use --port)") from None
-            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-
-
-def _check_database(url: str) -> None:
-    """Fail clearly if another Triverse server is using the database. The server claims it
-    for good at start-up (``triverse.server.exclusive``); this early look only spares a
-    refusal uvicorn's traceback. Other problems (an unreachable database) are left for the
-    start-up to report."""
-    from triverse.server.exclusive import DatabaseInUse, check_database
-
-    try:
-        check_database(url)
-    except DatabaseInUse as exc:
-        raise CliError(str(exc)) from None
-    except Exception:  # an unreachable database, say: the start-up reports it
-        pass
-
-
-def _where_games_are_kept(url: str) -> str:
-    """A database URL as a person reads it: a SQLite file's path, or the URL without its
-    password."""
-    if url.startswith("sqlite:///"):
-        return url.removeprefix("sqlite:///")
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)
-
-
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     missing = _missing_server_packages()
     if missing:
@@ -425,13 +380,22 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
                        f"(missing: {', '.join(missing)})", whole=True)
     from triverse.server import address, serve  # the web stack loads only for this command
     from triverse.server.config import settings_with
+    from triverse.server.preflight import (
+        CannotStart,
+        check_database,
+        check_port,
+        where_games_are_kept,
+    )
 
     # The flags override the TRIVERSE_* environment variables (docs/server.md).
     settings = settings_with(host=args.host, port=args.port, db_url=args.db)
     url = address(settings.host, settings.port)
-    _check_port(settings.host, settings.port, url)
-    _check_database(settings.db_url)
-    out.write(f"Games are kept in {_where_games_are_kept(settings.db_url)}\n")
+    try:
+        check_port(settings.host, settings.port, url)
+        check_database(settings.db_url)
+    except CannotStart as exc:
+        raise CliError(str(exc)) from None
+    out.write(f"Games are kept in {where_games_are_kept(settings.db_url)}\n")
     out.write(f"Triverse is running at {url} (Ctrl-C stops it)\n")
     out.flush()
     serve(settings=settings)

@@ -40,8 +40,11 @@ MESSAGE_MAX = 600
 
 
 def _client(db_url: str, **settings: Any) -> TestClient:
+    """A second server beside the fixture's, on a database of its own (one process serves a
+    database: docs/server.md, "One process per database")."""
+    own = db_url.replace(".sqlite3", f"-{len(settings)}-{sorted(settings)[0]}.sqlite3")
     return TestClient(create_app(settings=Settings(
-        db_url=db_url, bot_delay=0, bot_workers=1, allow_client_seed=True, **settings)))
+        db_url=own, bot_delay=0, bot_workers=1, allow_client_seed=True, **settings)))
 
 
 def _error(answer: httpx.Response, status: int, code: str) -> str:
@@ -353,11 +356,13 @@ def test_a_websocket_from_a_foreign_origin_is_refused(client: TestClient, db_url
                     "http://testserver:8080", "null", "file://"):
         assert _hello(client, match_id, foreign) == "bad_origin", foreign
     with _client(db_url, allowed_origins="https://play.example.org") as other:
-        assert _hello(other, match_id, "https://play.example.org") == "view"
-        assert _hello(other, match_id, "https://PLAY.example.org/") == "view"
-        assert _hello(other, match_id, "http://evil.example") == "bad_origin"
+        theirs = create(other, ["human", "novice"])["match_id"]
+        assert _hello(other, theirs, "https://play.example.org") == "view"
+        assert _hello(other, theirs, "https://PLAY.example.org/") == "view"
+        assert _hello(other, theirs, "http://evil.example") == "bad_origin"
     with _client(db_url, allowed_origins="*") as anyone:
-        assert _hello(anyone, match_id, "http://evil.example") == "view"
+        theirs = create(anyone, ["human", "novice"])["match_id"]
+        assert _hello(anyone, theirs, "http://evil.example") == "view"
 
 
 # --- protocol mismatches ---------------------------------------------------------------------

@@ -106,6 +106,12 @@ def create_app(
     app.state.service = service
     app.state.settings = settings
     app.state.pubsub = hub
+    _install(app, service, settings)
+    return app
+
+
+def _install(app: FastAPI, service: MatchService, settings: Settings) -> None:
+    """The error handlers, the guards every request passes, the routes and the pages."""
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so it sees every answer
@@ -115,7 +121,6 @@ def create_app(
     if settings.api_docs:
         install_api_docs(app)
     install_pages(app, settings.static_dir or WEB_DIR, service.games.values())
-    return app
 
 
 def _lifespan(
