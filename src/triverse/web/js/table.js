@@ -245,7 +245,7 @@ export class Table {
 
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
-    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last" });
+    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last", tabindex: "0" });
     el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": "The veteran's review" });
     const side = h("aside", { class: "side", "aria-label": "Scores and events" },
       h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),

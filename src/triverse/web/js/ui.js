@@ -52,6 +52,7 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
       e.preventDefault();
       if (dismissible) close(null);
     });
+    dlg.addEventListener("keydown", (e) => trapTab(dlg, e));
     dlg.close_ = close;
     document.body.append(dlg);
     dialogDepth += 1;
@@ -60,6 +61,26 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
     (primary || buttons.find((b) => !b.disabled) || dlg).focus();
     if (onOpen) onOpen(dlg, close);
   });
+}
+
+const FOCUSABLE = "button, [href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+
+/** Keep Tab and Shift+Tab inside the dialog: from its last control to its first and back. */
+function trapTab(dlg, e) {
+  if (e.key !== "Tab" || e.altKey || e.ctrlKey || e.metaKey) return;
+  const items = [...dlg.querySelectorAll(FOCUSABLE)].filter((el) => !el.disabled
+    && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0);
+  if (!items.length) { e.preventDefault(); return; }
+  const first = items[0];
+  const last = items[items.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !dlg.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !dlg.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 /** Close every open dialog (leaving a page). */
