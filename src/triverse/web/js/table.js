@@ -218,7 +218,7 @@ export class Table {
     this.el = el;
     el.title = h("h1", { class: "match-title" }, "Loading…");
     el.round = h("span", { class: "round" });
-    el.status = h("p", { class: "status", id: "status", role: "status" });
+    el.status = h("p", { class: "status", id: "status" });
     el.connection = h("span", { class: "connection", "aria-live": "polite" });
     el.pause = h("button", { type: "button", class: "tool", "data-action": "pause", "aria-pressed": "false",
       title: "Pause the computer players (P or Caps Lock)", onclick: () => this.togglePause() }, "Pause");
@@ -420,6 +420,10 @@ export class Table {
       if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
     }
     if (this.spectatorOnly) status = `Watching: this browser holds no seat here · ${status}`;
+    // Screen readers hear whose turn it is through the page's polite live region, once a turn.
+    const turn = `${view.move}|${view.to_move}|${view.finished}`;
+    if (turn !== this.announcedTurn && !view.finished && !this.replaying) announce(status);
+    this.announcedTurn = turn;
     if (this.hintShown && (this.hintShown.move !== view.move || !view.your_turn || this.replaying)) this.clearHint();
     if (this.hintShown) status = `${status} · Hint: ${ui.actionText(this.hintShown.action)}`;
     this.el.status.textContent = status;

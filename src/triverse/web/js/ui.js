@@ -57,9 +57,15 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
     document.body.append(dlg);
     dialogDepth += 1;
     dlg.showModal();
-    const primary = buttons.find((b) => b.classList.contains("primary") && !b.disabled);
-    (primary || buttons.find((b) => !b.disabled) || dlg).focus();
+    const auto = document.activeElement;
     if (onOpen) onOpen(dlg, close);
+    // Focus inside the dialog, after onOpen (which may replace its buttons, or focus a control
+    // of its own): the primary button, else the first enabled one, else the dialog itself.
+    if (document.activeElement === auto || !dlg.contains(document.activeElement)) {
+      const enabled = [...dlg.querySelectorAll(".dialog-actions button")].filter((b) => !b.disabled);
+      const primary = enabled.find((b) => b.classList.contains("primary"));
+      (primary || enabled[0] || dlg).focus();
+    }
   });
 }
 
