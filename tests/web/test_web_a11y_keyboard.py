@@ -15,7 +15,7 @@ from test_web_a11y import violations
 from triangles_helpers import choose_line, type_star
 from triangles_helpers import state_of as triangles_state
 from web_helpers import choose, match_id, orientation, server_view, token_of
-from web_support import LiveServer, screenshot
+from web_support import DESKTOP, PHONE, LiveServer, screenshot
 from web_trident_helpers import choose as trident_choose
 from web_trident_helpers import rack_slot
 from web_trident_helpers import state_of as trident_state
@@ -245,10 +245,12 @@ GAMES: dict[str, tuple[int, Callable[[Any, LiveServer, str], None]]] = {
 }
 
 
+@pytest.mark.parametrize("viewport", [pytest.param(DESKTOP, id="1280x800"),
+                                      pytest.param(PHONE, id="390x844")])
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_whole_game_with_the_keyboard_alone(game: str, server: LiveServer,
-                                              new_page: Any) -> None:
-    page = new_page()
+def test_a_whole_game_with_the_keyboard_alone(game: str, viewport: dict[str, int],
+                                              server: LiveServer, new_page: Any) -> None:
+    page = new_page(viewport)
     seed, move = GAMES[game]
     mid = start_by_keyboard(page, server.base, game, seed)
     moves = 0
@@ -260,6 +262,6 @@ def test_a_whole_game_with_the_keyboard_alone(game: str, server: LiveServer,
     final = page.locator("dialog.final-dialog")
     final.wait_for()
     assert page.evaluate("() => !!document.activeElement.closest('dialog.final-dialog')")
-    screenshot(page, f"keyboard-final-{game}-1280x800")
+    screenshot(page, f"keyboard-final-{game}-{viewport['width']}x{viewport['height']}")
     found = violations(page, f"{game} end screen")
     assert not found, "\n".join(found)

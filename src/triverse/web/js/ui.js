@@ -34,15 +34,17 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
       disabled: a.disabled, title: a.title, "data-value": String(a.value),
       onclick: () => close(a.value),
     }, a.label));
+    const bodyBox = h("div", { class: "dialog-body" }, body);
     const dlg = h("dialog", { class: `dialog ${className}`, "aria-labelledby": titleId },
       h("h2", { id: titleId }, title),
-      h("div", { class: "dialog-body" }, body),
+      bodyBox,
       h("div", { class: "dialog-actions" }, buttons));
     let done = false;
     function close(value) {
       if (done) return;
       done = true;
       dialogDepth -= 1;
+      watch.disconnect();
       dlg.close();
       dlg.remove();
       if (before && before.focus && document.contains(before)) before.focus();
@@ -57,6 +59,16 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
     document.body.append(dlg);
     dialogDepth += 1;
     dlg.showModal();
+    // A body that scrolls (a long end screen on a phone) can be scrolled with the keyboard.
+    const scrolls = () => {
+      if (bodyBox.scrollHeight > bodyBox.clientHeight + 1
+        || bodyBox.scrollWidth > bodyBox.clientWidth + 1) bodyBox.tabIndex = 0;
+      else bodyBox.removeAttribute("tabindex");
+    };
+    const watch = new ResizeObserver(scrolls);
+    watch.observe(bodyBox);
+    for (const child of bodyBox.children) watch.observe(child);
+    scrolls();
     const auto = document.activeElement;
     if (onOpen) onOpen(dlg, close);
     // Focus inside the dialog, after onOpen (which may replace its buttons, or focus a control
