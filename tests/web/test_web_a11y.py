@@ -1,6 +1,7 @@
 """Accessibility: axe-core finds nothing on the lobby, the New Game dialog, Preferences, the
-rules pages and each game's table, at both sizes; the New Game dialog takes and traps the focus;
-the cards' buttons name their game; the tables announce through a polite live region."""
+rules pages and each game's table (with its Keys and Escape dialogs), at both sizes; the New
+Game dialog takes and traps the focus; the cards' buttons name their game; the tables announce
+through a polite live region."""
 
 from __future__ import annotations
 
@@ -67,6 +68,15 @@ def test_axe_finds_nothing_on_the_tables(game: str, viewport: dict[str, int],
     start_game(page, server.base, game, "computer", ["human", "novice"])
     page.wait_for_timeout(300)
     found = violations(page, f"{game} table")
+    # The Keys dialog (?) and the Escape dialog of the table.
+    page.keyboard.press("?")
+    page.wait_for_selector("dialog.dialog")
+    found += violations(page, f"{game} keys dialog")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.dialog", state="detached")
+    page.locator("body").press("Escape")
+    page.wait_for_selector("dialog.dialog")
+    found += violations(page, f"{game} escape dialog")
     assert not found, "\n".join(found)
 
 
