@@ -74,7 +74,7 @@ def render(obs: TrianglesObservation) -> str:
             grid[row][start + k] = ch
             taken[row][start + k] = True
     out = ["".join(r).rstrip() for r in grid]
-    origin = "explicit setup" if obs.custom else f"seed {obs.seed}"
+    origin = "explicit setup" if obs.custom else "random cloud"
     out.append(f"Triangles on a {obs.board} board: {len(stars)} stars ({origin}), "
                f"tolerance {obs.tolerance}.")
     out.append("   ".join(
