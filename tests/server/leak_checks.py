@@ -51,6 +51,7 @@ def world_like(state: State[Any], viewer: int | None, rng: random.Random) -> Sta
 
 
 def _tiles_like(twin: Any, viewer: int | None, rng: random.Random) -> None:
+    """Tri-ominoes, Trinity: the pool and the other hands dealt anew (announced tiles kept)."""
     fixed = set(twin.opening)
     others = [q for q in range(twin.game.num_players) if q != viewer]
     unseen = list(twin.pool[twin.pool_pos:])
@@ -65,6 +66,7 @@ def _tiles_like(twin: Any, viewer: int | None, rng: random.Random) -> None:
 
 
 def _trident_like(twin: Any, viewer: int | None, rng: random.Random) -> None:
+    """Trident: the bag, the tiles aside and the other racks dealt anew."""
     others = [q for q in range(twin.game.num_players) if q != viewer]
     unseen = list(twin.bag) + list(twin.aside) + [t for q in others for t in twin.racks[q]]
     rng.shuffle(unseen)
@@ -78,6 +80,9 @@ def _trident_like(twin: Any, viewer: int | None, rng: random.Random) -> None:
 
 
 def _trivinity_like(twin: Any, viewer: int | None, rng: random.Random) -> None:
+    """Trivinity: every deck reshuffled, the other seats' hands and decks mixed (each seat
+    keeps its cards), and the face-down stack and Limbo cards the viewer has not seen dealt
+    anew."""
     for q in range(twin.game.num_players):
         if q == viewer:
             twin.decks[q] = rng.sample(twin.decks[q], len(twin.decks[q]))
