@@ -27,6 +27,9 @@ from triverse.server.views import action_json, jsonable
 
 RUN = 4
 """A hidden pile's order shows when this many of its items appear in a row, out of order."""
+ID_RUN = 5
+"""The same for a game whose cards are ids (Trivinity): longer than its lists of other small
+numbers (a seat order, a score per seat), so that those are not taken for cards."""
 
 SEED_LOW = 10**15
 """Seeds in these tests are at least this, so that no other number is mistaken for one."""
@@ -164,31 +167,31 @@ def hidden_piles(state: State[Any], viewer: int | None) -> list[list[Any]]:
     return []
 
 
-def _runs(piles: Iterable[list[Any]], as_text: bool) -> set[tuple[Any, ...]]:
-    """Every run of :data:`RUN` items in a row of a pile that is out of sorted order (a
-    sorted listing of a pile's contents shows nothing of its order); ``as_text``: the items
-    as strings, as a view writes tiles (Trident's ``"4"`` too; Trivinity's cards are ids)."""
+def _runs(piles: Iterable[list[Any]], length: int, as_text: bool) -> set[tuple[Any, ...]]:
+    """Every run of ``length`` items in a row of a pile that is out of sorted order (a sorted
+    listing of a pile's contents shows nothing of its order); ``as_text``: the items as
+    strings, as a view writes tiles (Trident's ``"4"`` too; Trivinity's cards are ids)."""
     out: set[tuple[Any, ...]] = set()
     for pile in piles:
-        for k in range(len(pile) - RUN + 1):
-            run = pile[k:k + RUN]
+        for k in range(len(pile) - length + 1):
+            run = pile[k:k + length]
             if any(a > b for a, b in itertools.pairwise(run)):
                 out.add(tuple(str(x) for x in run) if as_text else tuple(run))
     return out
 
 
-def _lists(value: Any) -> Iterator[list[Any]]:
-    """Every list of :data:`RUN` scalars or more in a JSON value."""
+def _lists(value: Any, length: int) -> Iterator[list[Any]]:
+    """Every list of ``length`` scalars or more in a JSON value."""
     if isinstance(value, dict):
         for item in value.values():
             if isinstance(item, (dict, list)):
-                yield from _lists(item)
+                yield from _lists(item, length)
     elif isinstance(value, list):
         nested = [item for item in value if isinstance(item, (dict, list))]
-        if len(value) >= RUN and not nested:
+        if len(value) >= length and not nested:
             yield value
         for item in nested:
-            yield from _lists(item)
+            yield from _lists(item, length)
 
 
 class Scan:
@@ -200,7 +203,9 @@ class Scan:
         self.seed = str(state.seed)  # of 16 digits or more: no other number holds it
         tiles = state.game.name in ("triominoes", "trinity")
         self.tiles = hidden_tiles(state, viewer) if tiles else set()
-        self.runs = _runs(hidden_piles(state, viewer), state.game.name != "trivinity")
+        ids = state.game.name == "trivinity"
+        self.length = ID_RUN if ids else RUN
+        self.runs = _runs(hidden_piles(state, viewer), self.length, not ids)
 
     def check(self, value: Any, where: str, allowed: Iterable[str] = ()) -> int:
         """Assert that ``value`` (JSON) shows nothing of this; the tile names checked."""
@@ -214,10 +219,10 @@ class Scan:
             assert not leak, (f"{where}: seat {self.viewer} sees hidden tiles {sorted(leak)}: "
                               f"...{text[max(0, at - 300):at + 100]}...")
         if self.runs:
-            runs = self.runs
-            for items in _lists(value):
-                for k in range(len(items) - RUN + 1):
-                    run = tuple(items[k:k + RUN])
+            runs, length = self.runs, self.length
+            for items in _lists(value, length):
+                for k in range(len(items) - length + 1):
+                    run = tuple(items[k:k + length])
                     assert run not in runs, (
                         f"{where}: seat {self.viewer} sees the order of a hidden pile {run}")
         return len(found)
