@@ -69,7 +69,9 @@ class TrianglesObservation(Observation):
 
     ``lines`` are ``(a, b, player)`` in the order drawn; ``triangles`` are ``(a, b, c, player)``
     (stars in increasing order) in the order closed; ``to_move`` is ``None`` when the game is over.
-    ``custom`` says the stars came from an explicit setup rather than from ``seed``.
+    ``custom`` says the stars came from an explicit setup rather than from the seed. The seed
+    itself is not here: the stars are the whole board, and a seat must not learn the seed, from
+    which a match's other chance (a computer player's, say) could be worked out.
     """
 
     player: int | None
@@ -84,7 +86,6 @@ class TrianglesObservation(Observation):
     scores: tuple[int, ...]
     to_move: int | None
     again: bool
-    seed: int
     custom: bool
     snapshot: TrianglesState | None = field(default=None, compare=False, repr=False)
     """A private copy of the state, so that :meth:`TrianglesGame.determinize` need not replay."""
@@ -103,7 +104,6 @@ class TrianglesObservation(Observation):
             "scores": list(self.scores),
             "to_move": self.to_move,
             "again": self.again,
-            "seed": self.seed,
             "custom": self.custom,
         }
 
@@ -123,7 +123,6 @@ class TrianglesObservation(Observation):
             scores=tuple(data["scores"]),
             to_move=data["to_move"],
             again=data["again"],
-            seed=data["seed"],
             custom=data["custom"],
         )
 
@@ -290,7 +289,8 @@ class TrianglesGame(Game["TrianglesState", Line]):
         """An exact copy of the observed state (nothing is hidden; ``rng`` is not used).
 
         With the observation's private snapshot this is a clone; an observation read back from
-        JSON is replayed line by line instead, and must agree with its own scores and triangles.
+        JSON is replayed line by line on its stars instead, and must agree with its own scores
+        and triangles. The observation holds no seed, so such a copy's seed is 0.
         """
         if not isinstance(observation, TrianglesObservation):
             raise TypeError(f"not a Triangles observation: {observation!r}")
@@ -301,13 +301,19 @@ class TrianglesGame(Game["TrianglesState", Line]):
             copy = snapshot.clone()
             copy.game = self
             return copy
-        setup = None
-        if observation.custom:
-            setup = {"stars": [list(p) for p in observation.stars],
-                     "tolerance": observation.tolerance}
-        state = self.new_initial_state(seed=observation.seed, setup=setup)
-        if state.board.stars != observation.stars:
-            raise ValueError("the observation's stars are not its seed's")
+        if observation.board != self.board_name:
+            raise ValueError(f"the observation is of a {observation.board} board, not "
+                             f"{self.board_name}")
+        try:
+            stars, tolerance = self._check_setup({"stars": [list(p) for p in observation.stars],
+                                                  "tolerance": observation.tolerance})
+        except RecordError as exc:
+            raise ValueError(f"the observation's stars are not a board: {exc}") from None
+        setup = {"stars": [list(p) for p in stars], "tolerance": tolerance}
+        # The observation has the stars, not the seed: the copy is built on them (its seed,
+        # which no later chance uses, is 0; a generated board stays one with no setup).
+        state = TrianglesState(self, 0, board_for(stars, tolerance),
+                               setup if observation.custom else None)
         for a, b, player in observation.lines:
             if state.current_player != player:
                 raise ValueError(f"line {a}-{b} is Player {player + 1}'s, but it was "
@@ -536,7 +542,6 @@ class TrianglesState(State[Line]):
             scores=tuple(self.scores),
             to_move=self.current_player,
             again=self.game.again,
-            seed=self.seed,
             custom=self._setup is not None,
             snapshot=self.clone(),
         )
