@@ -27,6 +27,7 @@ from triverse.core.game import Game, State
 from triverse.core.plugins import available_games, load_game
 from triverse.core.records import Record
 from triverse.server.app import create_app
+from triverse.server.config import settings_with
 
 GAMES = 200
 """Games per kind in the normal suite."""
@@ -288,8 +289,11 @@ def check_received(record: Json, seen: Received, sent: dict[int | None, list[str
 @pytest.mark.parametrize("name", KINDS)
 def test_no_message_of_the_server_holds_a_secret(name: str, db_url: str) -> None:
     rng = random.Random(f"server leaks {name}")
-    app = create_app(db_url, bot_delay=0, bot_workers=1, bot_executor="thread",
-                     hint_budget=0.05)
+    # Whole games from one address: far more actions, previews and hints than a person sends.
+    many = "100000/minute"
+    app = create_app(settings=settings_with(
+        db_url=db_url, bot_delay=0, bot_workers=1, bot_executor="thread", hint_budget=0.05,
+        rate_action=many, rate_preview=many, rate_hint=many, rate_review=many))
     with TestClient(app) as client:
         checks = 0
         for _ in range(SERVER_GAMES):
