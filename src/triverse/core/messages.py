@@ -21,13 +21,22 @@ Core knows no game's codes: each game declares English templates for its own
 'Ann placed 2-5-5 for 12'
 >>> render("refused.game_over", {})
 'the game is over'
+
+A template may give a singular and a plural form, ``"one|many"``, chosen by ``count``:
+
+>>> drew = {"drew": "{who} drew a tile ({points})|{who} drew {count} tiles ({points})"}
+>>> render("drew", {"count": 7}, drew, who="Ann", points=-35)
+'Ann drew 7 tiles (-35)'
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
+
+from triverse.core.events import Event
 
 #: The codes core itself raises, with their English templates.
 CORE_MESSAGES: Mapping[str, str] = {
@@ -81,6 +90,9 @@ def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | 
     template = (templates or {}).get(code) or CORE_MESSAGES.get(code)
     if template is None:
         return code
+    if "|" in template:
+        one, _, many = template.partition("|")
+        template = one if params.get("count") == 1 else many
     values: dict[str, Any] = {"who": who, "points": points, **params}
     values = {k: _text(v) for k, v in values.items()}
     try:
@@ -93,3 +105,47 @@ def _text(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return value
+
+
+def grouped(events: Iterable[Event]) -> list[Event]:
+    """The events with each run of one player's same counted event (draws, say) made one:
+    ``count`` and ``points`` summed, secret lists joined, so a log says it in one line.
+
+    >>> draw = Event("draw", 0, -5, code="drew", params={"count": 1}, secret={"tiles": ["1-2-3"]})
+    >>> [(e.params, e.points, e.secret) for e in grouped([draw, draw, Event("pass", 0)])]
+    [({'count': 2}, -10, {'tiles': ['1-2-3', '1-2-3']}), ({}, 0, None)]
+    """
+    out: list[Event] = []
+    for event in events:
+        last = out[-1] if out else None
+        if (last is not None and event.code and last.code == event.code
+                and last.player == event.player and isinstance(event.params.get("count"), int)
+                and _same_but_count(last.params, event.params)):
+            out[-1] = replace(last, points=last.points + event.points,
+                              params={**last.params,
+                                      "count": last.params["count"] + event.params["count"]},
+                              secret=_joined(last.secret, event.secret))
+        else:
+            out.append(event)
+    return out
+
+
+def _same_but_count(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return {k: v for k, v in a.items() if k != "count"} == \
+        {k: v for k, v in b.items() if k != "count"}
+
+
+def _joined(a: Mapping[str, Any] | None,
+            b: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if a is None or b is None:
+        return a or b
+    out = dict(a)
+    for key, value in b.items():
+        before = out.get(key)
+        if isinstance(before, list) and isinstance(value, list):
+            out[key] = before + value
+        elif before is not None and before != value:
+            out[key] = [*(before if isinstance(before, list) else [before]), value]
+        else:
+            out[key] = value
+    return out

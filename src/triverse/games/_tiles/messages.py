@@ -12,7 +12,7 @@ from collections.abc import Mapping
 TILE_MESSAGES: Mapping[str, str] = {
     "placed": "{who} placed {tile} at {cell}",
     "tile_points": "{who}: tile {tile} +{points}",
-    "drew": "{who} drew a tile ({points})",
+    "drew": "{who} drew a tile ({points})|{who} drew {count} tiles ({points})",
     "passed": "{who} passed",
     "bonus.out": "{who} went out: +{points}",
     "bonus.opponents_tiles": "{who}: opponents' tiles +{points}",

@@ -28,7 +28,7 @@ MESSAGES: Mapping[str, str] = {
     "gain": "{who} gained {card} from stack {stack}",
     "gain_from_limbo": "{who} gained {card} from Limbo",
     "gain_resources": "{who} gained {power} Power, {mana} Mana, {tribute} Tribute",
-    "draw": "{who} drew {count} cards",
+    "draw": "{who} drew a card|{who} drew {count} cards",
     "shuffle": "{who} shuffled the discard pile into a new deck",
     "end_turn": "{who} ended the turn",
     "surge": "{who}: surge discards {cards}",
@@ -45,7 +45,8 @@ MESSAGES: Mapping[str, str] = {
     "no_free_card": "{who}: no tier-1 card is left to take for free",
     "trash": "{who} sent {card} to Limbo",
     "cycle": "{who} put {card} under stack {stack}",
-    "peek": "{who} looked at {count} cards of stack {stack}",
+    "peek": ("{who} looked at a card of stack {stack}"
+             "|{who} looked at {count} cards of stack {stack}"),
     "limbo": "{who} sent {card} from stack {stack} to Limbo",
     "raise": "{who} raised {card} to the top of stack {stack}",
     "top": "Stack {stack} shows {card}",
