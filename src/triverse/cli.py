@@ -210,7 +210,8 @@ def _write_events(
         if not event.label:
             continue
         who = players[event.player].name if event.player is not None else ""
-        text = render(event.code, event.params, game.messages, who=who, points=event.points)
+        text = render(event.code, event.params, game.messages, who=who, points=event.points,
+                      names=[p.name for p in players])
         secret = ""
         if event.secret is not None and event.player in viewers:
             secret = " (" + "; ".join(f"{k} {_listed(v)}" for k, v in event.secret.items()) + ")"

@@ -14,7 +14,8 @@ code and parameters.
 
 Core knows no game's codes: each game declares English templates for its own
 (``Game.messages``), and :func:`render` fills one in. ``{who}`` is the player's name and
-``{points}`` the event's points; everything else comes from ``params``.
+``{points}`` the event's points; everything else comes from ``params``. A parameter named in
+:data:`SEAT_PARAMS` is a seat (0-based), shown by its name when ``names`` are given.
 
 >>> render("placed", {"tile": "2-5-5"}, {"placed": "{who} placed {tile} for {points}"},
 ...        who="Ann", points=12)
@@ -32,7 +33,7 @@ A template may give a singular and a plural form, ``"one|many"``, chosen by ``co
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,10 @@ CORE_MESSAGES: Mapping[str, str] = {
     "refused.game_over": "the game is over",
     "refused": "that action is not allowed here",
 }
+
+
+#: The parameters that are seats, in every game.
+SEAT_PARAMS = frozenset({"winner", "opener", "owner", "seat", "from"})
 
 
 class Reason(str):
@@ -82,7 +87,7 @@ def template_fields(template: str) -> set[str]:
 
 
 def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | None = None, *,
-           who: str = "", points: int = 0) -> str:
+           who: str = "", points: int = 0, names: Sequence[str] | None = None) -> str:
     """The English text of a message: the game's template (or core's) filled in.
 
     An unknown code renders as the code itself, so nothing is ever lost.
@@ -94,6 +99,11 @@ def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | 
         one, _, many = template.partition("|")
         template = one if params.get("count") == 1 else many
     values: dict[str, Any] = {"who": who, "points": points, **params}
+    if names is not None:
+        for key in SEAT_PARAMS & values.keys():
+            seat = values[key]
+            if isinstance(seat, int) and 0 <= seat < len(names):
+                values[key] = names[seat]
     values = {k: _text(v) for k, v in values.items()}
     try:
         return template.format(**values)

@@ -75,6 +75,9 @@ class GameInfo(BaseModel):
     default_players: int | None = None
     options: list[OptionInfo] = []
     variants: dict[str, str] = {}
+    messages: dict[str, str] = Field(default={}, description="English templates of the game's "
+                                     "message codes (docs/messages.md), for clients to render "
+                                     "events and refusals")
     think_default: float | None = Field(default=None, description="seconds the veteran "
                                         "thinks about a move in this game when its seat names no "
                                         "think")

@@ -10,14 +10,14 @@ from collections.abc import Mapping
 
 #: The codes both tile games share.
 TILE_MESSAGES: Mapping[str, str] = {
-    "placed": "{who} placed {tile} at {cell}",
+    "placed": "{who} placed {tile}",
     "tile_points": "{who}: tile {tile} +{points}",
     "drew": "{who} drew a tile ({points})|{who} drew {count} tiles ({points})",
     "passed": "{who} passed",
     "bonus.out": "{who} went out: +{points}",
     "bonus.opponents_tiles": "{who}: opponents' tiles +{points}",
     "game_over": "Game over",
-    "round_end.out": "Round {round} ends: seat {winner} went out",
+    "round_end.out": "Round {round} ends: {winner} went out",
     "refused.game_over": "the game is over",
     "refused.not_an_action": "that is not an action of this game",
     "refused.not_a_tile": "that is not a tile of this game",

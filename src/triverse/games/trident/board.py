@@ -262,10 +262,10 @@ def run_problem(values: Sequence[int]) -> str | None:
     shown = " + ".join(str(v) for v in values)
     if n == 2 and total > TRIO_SUM:
         return Reason(f"two tiles side by side total 15 or less, not {shown} = {total}",
-                      "refused.pair_over_15", values=list(values), total=total)
+                      "refused.pair_over_15", values=list(values), sum=shown, total=total)
     if n == 3 and total != TRIO_SUM:
         return Reason(f"three tiles side by side total exactly 15, not {shown} = {total}",
-                      "refused.trio_not_15", values=list(values), total=total)
+                      "refused.trio_not_15", values=list(values), sum=shown, total=total)
     return None
 
 

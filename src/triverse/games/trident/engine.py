@@ -396,7 +396,8 @@ class TridentState(State[Action]):
             data = item.to_json()
             for key in ("kind", "points", "label"):
                 data.pop(key)
-            params = {"values": [self.board[s] & 15 for s in item.squares],
+            values = [self.board[s] & 15 for s in item.squares]
+            params = {"values": values, "sum": "+".join(map(str, values)),
                       "multiplier": item.multiplier, "total": item.points}
             if item.kind == "triton":
                 params = {"bonus": item.points}

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 MESSAGES: Mapping[str, str] = {
     "played": "{who} played {play}",
-    "score.pair": "{who}: pair {values} = {total}",
-    "score.trio": "{who}: trio {values} = {total}",
-    "score.tile": "{who}: tile {values} = {total}",
+    "score.pair": "{who}: pair {sum} for {total}",
+    "score.trio": "{who}: trio {sum} for {total}",
+    "score.tile": "{who}: tile {sum} for {total}",
     "score.triton": "{who}: Triton +{bonus}",
     "score.other_racks": "{who}: tiles left on the other racks +{points}",
     "score.own_rack": "{who}: tiles left on the rack {points}",
@@ -37,8 +37,8 @@ MESSAGES: Mapping[str, str] = {
     "refused.no_contact": "a play must touch a tile already on the board",
     "refused.opening_square": "the first {count} tiles may not form a {side}x{side} square",
     "refused.run_too_long": "never more than three tiles side by side",
-    "refused.pair_over_15": "two tiles side by side total 15 or less, not {total}",
-    "refused.trio_not_15": "three tiles side by side total exactly 15, not {total}",
+    "refused.pair_over_15": "two tiles side by side total 15 or less, not {sum} = {total}",
+    "refused.trio_not_15": "three tiles side by side total exactly 15, not {sum} = {total}",
     "refused.exchange_count": "an exchange returns 1, 2 or 3 tiles, not {count}",
     "refused.not_tiles": "those are not tiles",
     "refused.exchange_bag": "exchanges need {minimum} tiles in the bag; it holds {bag}",

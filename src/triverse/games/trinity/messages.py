@@ -8,7 +8,7 @@ from triverse.games._tiles.messages import TILE_MESSAGES
 
 MESSAGES: Mapping[str, str] = {
     **TILE_MESSAGES,
-    "round_start.turned_up": "Round {round} of {rounds}: {tile} is turned up",
+    "round_start.turned_up": "Round {round} of {rounds}: {tile} is turned up; {opener} plays first",
     "round_start.tiebreaker": "Tiebreaker round {tiebreaker}: {tile} is turned up",
     "bonus.hexagon": "{who}: hexagon +{points}",
     "bonus.span": "{who}: span +{points}",

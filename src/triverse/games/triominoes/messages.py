@@ -8,7 +8,7 @@ from triverse.games._tiles.messages import TILE_MESSAGES
 
 MESSAGES: Mapping[str, str] = {
     **TILE_MESSAGES,
-    "round_start.opens": "Round {round}: opened with {tiles}",
+    "round_start.opens": "Round {round}: {opener} opens with {tiles}",
     "drew_for_triple": "{who} drew for a triple",
     "bonus.triple_start": "{who}: triple start +{points}",
     "bonus.zero_start": "{who}: triple zero +{points}",

@@ -39,7 +39,7 @@ MESSAGES: Mapping[str, str] = {
     "reaction_blocks": "{who} revealed {card} and blocked the attack",
     "mill": "{who} discarded {card} from the deck",
     "banish": "{who}: {card} goes to Limbo",
-    "steal": "{who} stole {card}",
+    "steal": "{who} stole {card} from {from}",
     "nothing_to_steal": "{who}: nothing to steal",
     "nothing_to_do": "{who}: {card} has nothing to do",
     "no_free_card": "{who}: no tier-1 card is left to take for free",
