@@ -28,6 +28,13 @@ A template may give a singular and a plural form, ``"one|many"``, chosen by ``co
 >>> drew = {"drew": "{who} drew a tile ({points})|{who} drew {count} tiles ({points})"}
 >>> render("drew", {"count": 7}, drew, who="Ann", points=-35)
 'Ann drew 7 tiles (-35)'
+
+A string parameter ``V`` that the templates name (an entry ``"name:V"``, a card's name say) is
+shown by that name:
+
+>>> render("bought", {"card": "apollo"}, {"bought": "{who} bought {card}", "name:apollo": "Apollo"},
+...        who="Ann")
+'Ann bought Apollo'
 """
 
 from __future__ import annotations
@@ -104,11 +111,20 @@ def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | 
             seat = values[key]
             if isinstance(seat, int) and 0 <= seat < len(names):
                 values[key] = names[seat]
-    values = {k: _text(v) for k, v in values.items()}
+    values = {k: _text(_named(v, templates or {})) for k, v in values.items()}
     try:
         return template.format(**values)
     except (KeyError, IndexError, ValueError):
         return code
+
+
+def _named(value: Any, templates: Mapping[str, str]) -> Any:
+    """``value`` with every string the templates name (``"name:V"``) replaced by its name."""
+    if isinstance(value, str):
+        return templates.get(f"name:{value}", value)
+    if isinstance(value, list | tuple):
+        return [_named(v, templates) for v in value]
+    return value
 
 
 def _text(value: Any) -> Any:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from triverse.core.events import Event
+from triverse.games.trivinity.cards import load_table
 
 MESSAGES: Mapping[str, str] = {
     "turn": "{who}: turn {turn}",
@@ -75,6 +76,8 @@ MESSAGES: Mapping[str, str] = {
     "refused.free_tier_1": "the free card is a tier-1 card: stacks 1, 2 or 3",
     "refused.not_a_target_stack": "stack {stack} is not a target",
     "refused.not_a_choice": "{choice} is not one of the choices",
+    # The cards' names, by key: parameters name cards by key.
+    **{f"name:{card.key}": card.name for card in load_table().designs},
 }
 
 

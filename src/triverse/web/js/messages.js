@@ -5,8 +5,12 @@
 /** The parameters that are seats (0-based), shown by the seat's name. */
 const SEAT_PARAMS = ["winner", "opener", "owner", "seat", "from"];
 
-function shown(value) {
-  return Array.isArray(value) ? value.join(", ") : String(value);
+/** A value in words: a string the templates name ("name:apollo": "Apollo") by its name, a list
+ * joined with commas. */
+function shown(value, templates) {
+  if (Array.isArray(value)) return value.map((v) => shown(v, templates)).join(", ");
+  if (typeof value === "string" && templates[`name:${value}`]) return templates[`name:${value}`];
+  return String(value);
 }
 
 /**
@@ -24,7 +28,7 @@ export function renderMessage(templates, code, params = {}, { who = "", points =
   for (const key of SEAT_PARAMS) {
     if (Number.isInteger(values[key]) && names[values[key]] !== undefined) values[key] = names[values[key]];
   }
-  return template.replace(/\{(\w+)\}/g, (m, key) => (key in values ? shown(values[key]) : m));
+  return template.replace(/\{(\w+)\}/g, (m, key) => (key in values ? shown(values[key], templates) : m));
 }
 
 function sameButCount(a, b) {
