@@ -212,6 +212,8 @@ def _write_events(
         who = players[event.player].name if event.player is not None else ""
         text = render(event.code, event.params, game.messages, who=who, points=event.points,
                       names=[p.name for p in players])
+        if not text:  # said by another line (a placing line's total)
+            continue
         secret = ""
         if event.secret is not None and event.player in viewers:
             secret = " (" + "; ".join(f"{k} {_listed(v)}" for k, v in event.secret.items()) + ")"

@@ -99,9 +99,11 @@ def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | 
 
     An unknown code renders as the code itself, so nothing is ever lost.
     """
-    template = (templates or {}).get(code) or CORE_MESSAGES.get(code)
+    template = (templates or {}).get(code, CORE_MESSAGES.get(code))
     if template is None:
         return code
+    if not template:  # the event needs no line of its own
+        return ""
     if "|" in template:
         one, _, many = template.partition("|")
         template = one if params.get("count") == 1 else many

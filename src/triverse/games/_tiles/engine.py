@@ -341,15 +341,17 @@ class TileState(State[Action]):
         del self.hands[seat][t]
         self.draws = 0
         self.passes = 0
+        scored = [self._score(seat, t.total, "score", f"Tile {t} +{t.total}",
+                              code="tile_points", params={"tile": str(t)},
+                              reason="tile", tile=str(t)),
+                  *self._bonuses(seat, action, specials)]
         events = [Event("place", seat, 0,
                         f"{seat_text(seat)} plays {t} at {format_cell(action.cell)}",
                         {"action": str(action), "tile": str(t), "cell": list(action.cell),
                          "rotation": action.rotation, "corners": list(action.values)},
-                        code="placed", params={"tile": str(t), "cell": format_cell(action.cell)})]
-        events.append(self._score(seat, t.total, "score", f"Tile {t} +{t.total}",
-                                  code="tile_points", params={"tile": str(t)},
-                                  reason="tile", tile=str(t)))
-        events.extend(self._bonuses(seat, action, specials))
+                        code="placed", params={"tile": str(t), "cell": format_cell(action.cell),
+                                               "total": sum(e.points for e in scored)}),
+                  *scored]
         self.opening = ()
         if not self.hands[seat]:
             events.extend(self._end_round(out=seat))

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 #: The codes both tile games share.
 TILE_MESSAGES: Mapping[str, str] = {
-    "placed": "{who} placed {tile}",
-    "tile_points": "{who}: tile {tile} +{points}",
+    "placed": "{who} placed {tile} for {total}",
+    "tile_points": "",
     "drew": "{who} drew a tile ({points})|{who} drew {count} tiles ({points})",
     "passed": "{who} passed",
     "bonus.out": "{who} went out: +{points}",

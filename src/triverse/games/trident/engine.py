@@ -385,7 +385,8 @@ class TridentState(State[Action]):
         events = [Event("place", seat, 0, f"Plays {play}", {
             "play": str(play),
             "tiles": [{"row": p.row, "col": p.col, "value": p.value, "joker": p.joker}
-                      for p in play.tiles]}, code="played", params={"play": str(play)})]
+                      for p in play.tiles]}, code="played",
+            params={"play": str(play), "total": sum(i.points for i in items)})]
         rack = self.racks[seat]
         squares = play.squares
         for p, s in zip(play.tiles, squares, strict=True):

@@ -14,12 +14,13 @@ function shown(value, templates) {
 }
 
 /**
- * The text of a message, or null when its code has no template. `who` is the event's player's
+ * The text of a message, or null when its code has no template ("" when it needs no line). `who` is the event's player's
  * name, `points` its points, `names` the seats' names. A template "one|many" picks by `count`.
  */
 export function renderMessage(templates, code, params = {}, { who = "", points = 0, names = [] } = {}) {
   let template = templates && code ? templates[code] : undefined;
-  if (!template) return null;
+  if (typeof template !== "string") return null;
+  if (!template) return "";     // the event needs no line of its own
   if (template.includes("|")) {
     const [one, many] = template.split("|");
     template = params.count === 1 ? one : many;

@@ -525,6 +525,7 @@ export class Table {
       const shown = groupEvents(entry.events.filter((e) => e.label));
       for (const e of shown) {
         const text = this.eventText(e, names);
+        if (!text) continue;   // said by another line (a placing line's total)
         this.el.feed.append(h("li", { class: `ev ev-${e.kind} ${e.data && e.data.reason ? `r-${e.data.reason}` : ""}`, "data-move": entry.move, "data-code": e.code || "" }, text));
         if (fresh) continue;
         if (e.kind === "score" && this.ui.bigReasons.includes(e.data.reason)) {
@@ -534,7 +535,7 @@ export class Table {
       }
       if (!fresh) {
         if (this.gameView.onLogEntry) this.gameView.onLogEntry(entry, { names, label, text: (e) => this.eventText(e, names) });
-        const summary = shown.map((e) => this.eventText(e, names)).join(", ");
+        const summary = shown.map((e) => this.eventText(e, names)).filter(Boolean).join(", ");
         if (summary) announce(summary);
         const roundEnd = entry.events.find((e) => e.kind === "round_end");
         if (roundEnd && !entry.events.some((e) => e.kind === "game_end")) this.roundDialog(roundEnd, view, names);
