@@ -29,6 +29,7 @@ from typing import Any
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
+from triverse.core.messages import Reason
 from triverse.core.options import OptionSpec
 from triverse.games.triangles.action import Line, id_pair, pair_id
 from triverse.games.triangles.board import Board, board_for
@@ -40,6 +41,7 @@ from triverse.games.triangles.cloud import (
     generate_stars,
 )
 from triverse.games.triangles.geometry import Point, segments_cross
+from triverse.games.triangles.messages import MESSAGES
 
 _LINE = re.compile(r"\s*([0-9]+)\s*[-\u2013]\s*([0-9]+)\s*")
 """Two star numbers joined by a hyphen (or the en dash the seed writes: ``B–D``)."""
@@ -169,6 +171,7 @@ class TrianglesGame(Game["TrianglesState", Line]):
 
     name = "triangles"
     title = "Triangles"
+    messages = MESSAGES
     summary = (
         "Two players draw non-crossing lines between the stars of a random cloud; closing an "
         "empty triangle scores."
@@ -442,22 +445,28 @@ class TrianglesState(State[Line]):
         n = board.n
         for star in (a, b):
             if star >= n:
-                return f"no such star: {star} (the stars are 0 to {n - 1})"
+                return Reason(f"no such star: {star} (the stars are 0 to {n - 1})",
+                              "refused.no_such_star", star=star, last=n - 1)
         if a == b:
-            return f"a line joins two different stars: {a}-{b} joins star {a} to itself"
+            return Reason(f"a line joins two different stars: {a}-{b} joins star {a} to itself",
+                          "refused.same_star", star=a)
         i = board.candidate(a, b)
         if i is None:
-            return f"passes through a star: {a}-{b} passes star {board.blocker(a, b)}"
+            blocker = board.blocker(a, b)
+            return Reason(f"passes through a star: {a}-{b} passes star {blocker}",
+                          "refused.passes_star", line=f"{a}-{b}", star=blocker)
         if (self._drawn >> i) & 1:
             owner = next(p for j, p in self._lines if j == i)
-            return f"already drawn: {a}-{b} is {_seat(owner)}'s line"
+            return Reason(f"already drawn: {a}-{b} is {_seat(owner)}'s line",
+                          "refused.already_drawn", line=f"{a}-{b}", owner=owner)
         if (self._legal >> i) & 1:
             return None
         stars = board.stars
         for j, _ in self._lines:
             c, d = board.pair(j)
             if segments_cross(stars[a], stars[b], stars[c], stars[d]):
-                return f"crosses a line: {a}-{b} would cross {c}-{d}"
+                return Reason(f"crosses a line: {a}-{b} would cross {c}-{d}", "refused.crosses",
+                              line=f"{a}-{b}", other=f"{c}-{d}")
         raise AssertionError(f"{a}-{b} is neither legal nor refused")  # pragma: no cover
 
     def lines(self) -> list[tuple[Line, int]]:
@@ -475,7 +484,8 @@ class TrianglesState(State[Line]):
         i = board.candidate(action.a, action.b)
         assert i is not None
         player = self._to_move
-        events = [Event("line", player, 0, f"Line {action}", {"a": action.a, "b": action.b})]
+        events = [Event("line", player, 0, f"Line {action}", {"a": action.a, "b": action.b},
+                        code="line", params={"line": str(action)})]
         drawn = self._drawn | (1 << i)
         legal = self._legal & ~(board.crossing(i) | (1 << i))
         self._drawn, self._legal = drawn, legal
@@ -489,6 +499,8 @@ class TrianglesState(State[Line]):
                 closed += 1
                 self._closed.append((t, player))
                 events.append(self._score(player, 1, "triangle", "Triangle +1",
+                                          code="triangle",
+                                          params={"stars": list(triangles[t])},
                                           stars=list(triangles[t])))
         self._first_alive = self._next_alive(self._first_alive)
         if self._first_alive == len(triangles):
@@ -501,9 +513,11 @@ class TrianglesState(State[Line]):
                 label = f"Game over: {_seat(w)} wins {scores[w]}-{scores[1 - w]}"
                 winners = [w]
             events.append(Event("game_end", None, 0, label,
-                                {"scores": scores, "winners": winners}))
+                                {"scores": scores, "winners": winners},
+                                code="game_over", params={"winners": winners, "scores": scores}))
         elif closed and self.game.again:
-            events.append(Event("again", player, 0, "Plays again after a triangle"))
+            events.append(Event("again", player, 0, "Plays again after a triangle",
+                                code="again"))
         else:
             self._to_move = 1 - player
         return events
