@@ -32,8 +32,11 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
+# The browser tests run on their own: Playwright's synchronous API keeps an event loop running
+# in its process, where the server tests' asyncio.run() could no longer start one.
 unit: $(VENV)/.installed-test
-	$(BIN)/pytest -n auto --doctest-modules src/triverse tests
+	$(BIN)/pytest -n auto --doctest-modules src/triverse tests --ignore=tests/web
+	$(BIN)/pytest -n auto tests/web
 
 test: lint typecheck unit
 

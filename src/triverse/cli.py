@@ -30,6 +30,7 @@ from triverse.ai import make_player
 from triverse.ai.basic import Player
 from triverse.core.errors import IllegalActionError, NotationError, TriverseError
 from triverse.core.game import Game, State
+from triverse.core.messages import grouped, render
 from triverse.core.options import OptionSpec, parse_option_args
 from triverse.core.records import PLAYER_KINDS, PlayerInfo, Record, ReplayError, replay
 from triverse.core.rng import derive, fresh_seed
@@ -183,7 +184,7 @@ def cmd_play(
                 else:
                     action = state.parse_action(text)
             except (NotationError, IllegalActionError) as exc:
-                out.write(f"Not possible: {exc}\n")
+                out.write(f"Not possible: {_refusal(game, exc)}\n")
                 continue
             break
         events = state.apply(action)
@@ -204,14 +205,30 @@ def _write_events(
     viewers: Sequence[int],
     out: TextIO,
 ) -> None:
-    for event in events:
+    """Each event in words, from its message code; a run of one player's draws is one line."""
+    for event in grouped(events):
         if not event.label:
             continue
-        who = players[event.player].name + ": " if event.player is not None else ""
+        who = players[event.player].name if event.player is not None else ""
+        text = render(event.code, event.params, game.messages, who=who, points=event.points,
+                      names=[p.name for p in players])
+        if not text:  # said by another line (a placing line's total)
+            continue
         secret = ""
         if event.secret is not None and event.player in viewers:
-            secret = " (" + ", ".join(f"{k} {v}" for k, v in event.secret.items()) + ")"
-        out.write(f"    {who}{event.label}{secret}\n")
+            secret = " (" + "; ".join(f"{k} {_listed(v)}" for k, v in event.secret.items()) + ")"
+        out.write(f"    {text}{secret}\n")
+
+
+def _refusal(game: Game[Any, Any], exc: NotationError | IllegalActionError) -> str:
+    """Why an action typed is refused: a rules refusal from its message code."""
+    if isinstance(exc, IllegalActionError):
+        return render(exc.code, exc.params, game.messages)
+    return str(exc)
+
+
+def _listed(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _offer_save(

@@ -133,6 +133,11 @@ def test_hotseat_and_every_refusal_leaves_the_game_unchanged(client: TestClient)
         assert answer.status_code == status, (code, answer.text)
         error = answer.json()["error"]
         assert error["code"] == code and error["message"], answer.text
+        if code == "illegal_action":  # the engine's refusal also comes as a message code
+            assert error["reason"]["code"].startswith("refused."), error
+            assert error["reason"]["params"]["action"] == "0-1-2@5,5/0", error
+        else:
+            assert "reason" not in error, error
     assert snapshot() == before
     # The same mistakes over the websocket: error messages, and still nothing changes.
     with client.websocket_connect(f"/ws/matches/{match_id}") as ws:

@@ -191,7 +191,9 @@ def test_determinize_and_observation_round_trip(seed: int, choices: int, cut: in
             assert copy.observation(seat) == obs
             assert copy.history == state.history and copy.scores == state.scores
             assert copy.legal_action_list() == state.legal_action_list()
-            assert copy.setup() == state.setup() and copy.seed == state.seed
+            assert copy.setup() == state.setup()
+            # The JSON has the stars, never the seed: only the private snapshot keeps it.
+            assert copy.seed == (state.seed if source is obs else 0)
 
 
 @settings(max_examples=15, deadline=None)

@@ -181,9 +181,11 @@ def test_a_refused_drop_shows_the_engines_reason(server: LiveServer, new_page: A
     text = refusal.inner_text()
     assert text.startswith("Refused:")
     assert errors, "the intent was not sent to the server"
-    message = json.loads(errors[-1])["message"]
-    assert message in text
-    assert "no shared edge with a tile on the board" in text
+    error = json.loads(errors[-1])
+    assert "no shared edge with a tile on the board" in error["message"]
+    # The notice says it in the words of the refusal's message code.
+    assert error["reason"]["code"] == "refused.no_shared_edge"
+    assert text == "Refused: a tile must share an edge with a tile on the board"
     assert int(page.locator("body").get_attribute("data-move") or 0) == view["move"]
     screenshot(page, "refused-1280x800")
 

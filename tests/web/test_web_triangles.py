@@ -20,6 +20,7 @@ from triangles_helpers import (
 from web_helpers import token_of, wait_turn
 from web_support import DESKTOP, PHONE, LiveServer, screenshot
 
+from triverse.core.messages import Reason, render
 from triverse.games.triangles import Line
 from triverse.games.triangles.engine import TrianglesState
 
@@ -128,9 +129,14 @@ def test_refused_lines_flash_with_the_engines_reason(server: LiveServer, new_pag
         page.wait_for_function("() => document.querySelector('[data-refusal]').textContent.length")
         text = page.locator("[data-refusal]").inner_text()
         assert len(errors) == sent + 1, "the intent was not sent to the server"
-        message = json.loads(errors[-1])["message"]
-        assert text == f"Refused: {message}" and reason in message
-        assert message == f"{a}-{b}: {state.illegal_reason(Line(a, b))}"
+        error = json.loads(errors[-1])
+        refusal = state.illegal_reason(Line(a, b))
+        assert isinstance(refusal, Reason) and reason in refusal
+        assert error["message"] == f"{a}-{b}: {refusal}"
+        # The notice is written from the refusal's message code, not from the English message.
+        assert error["reason"] == {"code": refusal.code, "params": {"action": f"{a}-{b}",
+                                                                    **refusal.params}}
+        assert text == f"Refused: {render(refusal.code, refusal.params, state.game.messages)}"
         assert body(page, "move") == move, "a refused line changed the game"
         if reason == "crosses a line":
             # The line it would cross is outlined too.
@@ -157,7 +163,7 @@ def test_play_again_after_a_triangle_in_hotseat(server: LiveServer, new_page: An
         draw_line(page, x, y, how)
         page.wait_for_selector(f"body[data-move='{move + 1}']")
     # Player 1 closed the triangle: still Player 1's turn (the table stays Ann's).
-    page.locator(".feed li", has_text="Ann: Plays again after a triangle").wait_for()
+    page.locator(".feed li", has_text="Ann plays again").wait_for()
     assert body(page, "to-move") == "0" and body(page, "identity") == "0"
     assert body(page, "your-turn") == "true"
     assert page.locator(".starfield .sf-tri.p0").count() == 1

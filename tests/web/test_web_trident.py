@@ -19,6 +19,8 @@ from web_trident_helpers import (
     state_of,
 )
 
+from triverse.core.messages import Reason, render
+
 
 def wait_my_turn_or_end(page: Any) -> bool:
     """Wait until it is this page's turn (True) or the game is over (False)."""
@@ -62,7 +64,7 @@ def test_trident_game_against_the_computer_to_the_end(server: LiveServer, new_pa
     screenshot(page, "trident-final-1280x800")
     # The feed lists the plays with their scores.
     feed = page.locator(".match").inner_text()
-    assert "Plays " in feed and ("Pair " in feed or "Trio " in feed)
+    assert " played " in feed and (": pair " in feed or ": trio " in feed)
     assert time.monotonic() - started < 90
 
 
@@ -93,7 +95,10 @@ def test_trident_refused_line_joker_and_preview(server: LiveServer, new_page: An
     page.click("button[data-action='submit']")
     page.wait_for_function("() => document.body.innerText.includes('Refused')")
     body = page.locator(".tray").inner_text()
-    assert expected in body, body
+    # The notice is written from the refusal's message code.
+    assert isinstance(expected, Reason)
+    assert f"Refused: {render(expected.code, expected.params, state.game.messages)}" in body, body
+    assert "Refused: three tiles side by side total exactly 15, not 5 + 6 + 0 = 11" in body
     screenshot(page, "trident-refused-1280x800")
     assert page.locator("body").get_attribute("data-move") == "0"
     # Take the joker back with Backspace, put it back as 4: the preview shows the Trio.

@@ -7,11 +7,16 @@ sum of the ``points`` of the events it emitted.
 An event may carry a ``secret`` (the tile a player drew, say) that only ``player`` may see;
 :meth:`Event.view` strips it for everyone else.
 
->>> e = Event("draw", player=1, points=-5, label="Draw -5", secret={"tile": "1-2-3"})
+Every event also carries a message ``code`` with ``params`` (JSON values, no English) that
+clients render in words (see :mod:`triverse.core.messages` and docs/messages.md).
+
+>>> e = Event("draw", player=1, points=-5, label="Draw -5", secret={"tile": "1-2-3"},
+...           code="drew")
 >>> e.view(0).secret is None, e.view(1).secret
 (True, {'tile': '1-2-3'})
 >>> e.to_json(0)
-{'kind': 'draw', 'player': 1, 'points': -5, 'label': 'Draw -5', 'data': {}}
+{'kind': 'draw', 'player': 1, 'points': -5, 'label': 'Draw -5', 'data': {}, 'code': 'drew', \
+'params': {}}
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ class Event:
     ``kind`` is a short machine name (``"place"``, ``"score"``, ``"draw"``, ``"round_end"`` ...),
     ``player`` the seat it concerns (``None`` for the table), ``points`` the score change it brings
     to that player, ``label`` the text a player reads (``"Span +50"``), ``data`` public details in
-    JSON types, and ``secret`` details only ``player`` may see.
+    JSON types, and ``secret`` details only ``player`` may see. ``code`` and ``params`` are
+    the message clients render (``params`` public, JSON values, no English).
     """
 
     kind: str
@@ -37,6 +43,8 @@ class Event:
     label: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
     secret: Mapping[str, Any] | None = None
+    code: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def view(self, viewer: int | None) -> Event:
         """The event as ``viewer`` may see it (``None``: a spectator)."""
@@ -52,6 +60,8 @@ class Event:
             "points": self.points,
             "label": self.label,
             "data": dict(self.data),
+            "code": self.code,
+            "params": dict(self.params),
         }
         if self.secret is not None and viewer is not None and viewer == self.player:
             out["secret"] = dict(self.secret)

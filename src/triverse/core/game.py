@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from triverse.core.errors import GameOverError, IllegalActionError, OptionError
 from triverse.core.events import Event
+from triverse.core.messages import message_of
 from triverse.core.options import OptionSpec, OptionValue, resolve_options
 from triverse.core.rng import fresh_seed
 
@@ -130,6 +131,8 @@ class Game(ABC, Generic[S, A]):
     """By older record format version: the options such a record leaves out, because they did
     not exist yet, with the values that give the rules it was played under
     (:data:`triverse.core.records.OLD_VERSIONS`)."""
+    messages: ClassVar[Mapping[str, str]] = {}
+    """English templates of the game's message codes (docs/messages.md), for renderers."""
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players
@@ -259,7 +262,8 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def illegal_reason(self, action: A) -> str | None:
-        """Why ``action`` is illegal here, or ``None`` if it is legal."""
+        """Why ``action`` is illegal here, or ``None`` if it is legal: a
+        :class:`~triverse.core.messages.Reason` (English text with a message code)."""
 
     @abstractmethod
     def _apply(self, action: A) -> list[Event]:
@@ -301,14 +305,17 @@ class State(ABC, Generic[A]):
         label: str,
         *,
         secret: Mapping[str, Any] | None = None,
+        code: str = "",
+        params: Mapping[str, Any] | None = None,
         **data: Any,
     ) -> Event:
         """Change ``player``'s score by ``points`` and return the event that says so.
 
-        ``secret`` holds what only ``player`` may see (the tile a draw brought, say).
+        ``secret`` holds what only ``player`` may see (the tile a draw brought, say); ``code``
+        and ``params`` are the event's message.
         """
         self.scores[player] += points
-        return Event(kind, player, points, label, data, secret)
+        return Event(kind, player, points, label, data, secret, code, params or {})
 
     def describe_action(self, action: A) -> str:
         """A short English description of ``action`` here, for menus and logs.
@@ -329,10 +336,11 @@ class State(ABC, Generic[A]):
         Raises :class:`IllegalActionError` (the state unchanged) when the rules forbid it.
         """
         if self.is_terminal():
-            raise GameOverError(f"{action}: the game is over")
+            raise GameOverError(f"{action}: the game is over", action=str(action))
         reason = self.illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(f"{action}: {reason}")
+            code, params = message_of(reason)
+            raise IllegalActionError(f"{action}: {reason}", code, action=str(action), **params)
         return self.apply_unchecked(action)
 
     def apply_unchecked(self, action: A) -> list[Event]:
@@ -346,10 +354,11 @@ class State(ABC, Generic[A]):
         :class:`IllegalActionError` says what is wrong."""
         action: A = self.game.parse_action(text)
         if self.is_terminal():
-            raise GameOverError(f"{text}: the game is over")
+            raise GameOverError(f"{text}: the game is over", action=str(action))
         reason = self.illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(f"{text}: {reason}")
+            code, params = message_of(reason)
+            raise IllegalActionError(f"{text}: {reason}", code, action=str(action), **params)
         return action
 
     def apply_notation(self, text: str) -> list[Event]:

@@ -219,7 +219,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         if exc.code == "wrong_token":  # a guess: counted towards the address's lockout
             await service_of(request).quotas.rates.count("token_failure",
                                                          client_address(request))
-        answer = _error(exc.status, exc.code, exc.message)
+        answer = error_response(exc.code, exc.message, None, exc.status, exc.reason)
         if exc.retry_after is not None:
             answer.headers["Retry-After"] = str(exc.retry_after)
         return answer

@@ -3,11 +3,12 @@
 A bot move is computed by :func:`choose_notation` in a worker (a process by default, for real
 parallelism, since the engines are pure Python). The worker receives only what a computer player
 may see: the game's class path, player count and options, the seat's :class:`Observation`, a
-:class:`random.Random` derived from the match seed and the move number, the seat's thinking
-time (for the veteran) and, for a veteran whose game's knowledge remembers, what the seat
-remembers of the game (its knowledge fed with the seat's own observation at each of its earlier
-turns, replayed by the server: ``LiveMatch.memory_of``). It answers with the action's
-notation, which the server parses and checks like any human's.
+:class:`random.Random` keyed by a server secret, the match seed and the move number
+(:func:`triverse.server.computers.computer_rng`), the seat's thinking time (for the veteran)
+and, for a veteran whose game's knowledge remembers, what the seat remembers of the game (its
+knowledge fed with the seat's own observation at each of its earlier turns, replayed by the
+server: ``LiveMatch.memory_of``). It answers with the action's notation, which the server
+parses and checks like any human's.
 
 The same pool answers a seat's request for a hint (:func:`hint_notation`: the veteran's move,
 from the seat's observation only) and computes post-game reviews (:func:`review_seat`, from the

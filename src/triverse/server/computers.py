@@ -3,20 +3,27 @@
 The task waits ``bot_delay``, asks the worker pool (:class:`~triverse.server.bots.BotPool`)
 for the seat's move from its observation alone, and plays it through the referee like any
 human's move (same checks, same lock), then loops while a computer is to move. A computer that
-fails, or picks something unplayable, is replaced for that move by a random legal action seeded
-from the match, so that a game never stalls. At start-up :meth:`ComputerPlayers.resume`
-restarts the tasks of every match where a computer is to move.
+fails, or picks something unplayable, is replaced for that move by a random legal action, so
+that a game never stalls. At start-up :meth:`ComputerPlayers.resume` restarts the tasks of
+every match where a computer is to move.
+
+A computer's chance (its generator, and the fallback's) comes from :func:`computer_rng`: keyed
+by a secret of the server's (``Settings.bot_secret``, else random per process) and the match
+seed, so that nothing a seat sees, not even a seed it chose, foretells a computer's reply.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
+import random
+import secrets
 from typing import Any
 
 from triverse.ai.knowledge import knowledge_for
 from triverse.core.errors import TriverseError
-from triverse.core.rng import derive
 from triverse.server.bots import QUICK, BotPool
 from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
@@ -28,6 +35,27 @@ from triverse.server.repository import MatchRepository
 from triverse.server.seats import THINKING_LEVELS
 
 log = logging.getLogger(__name__)
+
+
+SECRET_BYTES = 32
+"""The size of the random key a process draws when ``Settings.bot_secret`` is unset."""
+
+
+def computer_rng(secret: bytes, seed: int, *labels: object) -> random.Random:
+    """A computer player's generator: HMAC-SHA-256 of the match ``seed`` and ``labels``,
+    keyed by the server's ``secret``, so that it cannot be worked out without the key.
+
+    >>> a = computer_rng(b"key", 7, "bot", 1, 12).random()
+    >>> a == computer_rng(b"key", 7, "bot", 1, 12).random()
+    True
+    >>> a == computer_rng(b"other key", 7, "bot", 1, 12).random()
+    False
+    >>> from triverse.core.rng import derive
+    >>> a == derive(7, "bot", 1, 12).random()
+    False
+    """
+    message = ":".join([str(seed), *(str(label) for label in labels)]).encode()
+    return random.Random(hmac.new(secret, message, hashlib.sha256).digest())
 
 
 def computer_to_move(live: LiveMatch) -> int | None:
@@ -51,6 +79,10 @@ class ComputerPlayers:
         self.referee = referee
         self.clocks = clocks
         self.repository = repository
+        given = settings.bot_secret
+        self._secret = (secrets.token_bytes(SECRET_BYTES) if given is None
+                        else given.get_secret_value().encode())
+        """The key of the computer players' chance (see :func:`computer_rng`); never sent."""
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def busy(self, match_id: str) -> bool:
@@ -120,7 +152,7 @@ class ComputerPlayers:
                 return
             action = self._playable(live, seat, notation)
             if action is None:  # never stall a game: any legal action of the seat
-                action = derive(live.seed, "fallback", seat, number).choice(
+                action = computer_rng(self._secret, live.seed, "fallback", seat, number).choice(
                     live.state.legal_action_list())
             try:
                 await self.referee.advance(live, seat, action)
@@ -132,7 +164,7 @@ class ComputerPlayers:
         number = live.state.move_number
         level, think = live.seats[seat].kind, live.seats[seat].think
         observation = live.state.observation(seat)
-        rng = derive(live.seed, "bot", seat, number)
+        rng = computer_rng(self._secret, live.seed, "bot", seat, number)
         try:
             memory = live.memory_of(seat) if level == "veteran" else None
             cost = (think or knowledge_for(live.game).default_budget

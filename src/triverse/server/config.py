@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from triverse.server import DEFAULT_HOST, DEFAULT_PORT
@@ -123,6 +123,10 @@ class Settings(BaseSettings):
     allow_client_seed: bool = False
     """Whether a new match may name its seed. A chosen seed reveals the deal to whoever chose
     it, so this is for tests and reproducible demos, not for fair online play."""
+    bot_secret: SecretStr | None = None
+    """The key of the computer players' chance, mixed with each match's seed (unset: a random
+    key per process). Never sent: with it and a seed, a computer's replies could be foreseen.
+    Set it (long and random) only to reproduce computer moves across restarts or processes."""
     cache_size: int = Field(500, ge=1)
     """How many matches to keep replayed in memory (connected or bot-driven ones never leave),
     and how many hints."""

@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 STATUS: dict[str, int] = {
     "bad_json": 400,
     "bad_request": 422,
@@ -83,9 +85,13 @@ class ServerError(Exception):
 
     >>> ServerError("rate_limited", "too many actions", retry_after=3).retry_after
     3
+
+    ``reason``: for an engine's refusal, its message code and parameters
+    (``{"code": "refused.crosses", "params": {...}}``, docs/messages.md), for clients to render.
     """
 
-    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, code: str, message: str, retry_after: int | None = None,
+                 reason: dict[str, Any] | None = None) -> None:
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
         message = cut(message)
@@ -93,12 +99,16 @@ class ServerError(Exception):
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.reason = reason
 
     @property
     def status(self) -> int:
         """The HTTP status of this error."""
         return STATUS[self.code]
 
-    def to_json(self) -> dict[str, str]:
-        """``{"code": ..., "message": ...}``."""
-        return {"code": self.code, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        """``{"code": ..., "message": ...}``, and ``reason`` when the error has one."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out

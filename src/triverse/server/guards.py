@@ -64,10 +64,15 @@ site its address; ``X-Frame-Options`` says ``frame-ancestors 'none'`` to older b
 
 
 def error_response(code: str, message: str, headers: Mapping[str, str] | None = None,
-                   status: int | None = None) -> JSONResponse:
-    """The protocol's REST error, ``{"error": {"code": ..., "message": ...}}``, with the
-    code's status (or ``status``), the security headers and ``headers``."""
-    return JSONResponse({"error": {"code": code, "message": cut(message)}},
+                   status: int | None = None,
+                   reason: Mapping[str, Any] | None = None) -> JSONResponse:
+    """The protocol's REST error, ``{"error": {"code": ..., "message": ...}}`` (and
+    ``reason``, an engine refusal's message code, when given), with the code's status (or
+    ``status``), the security headers and ``headers``."""
+    body: dict[str, Any] = {"code": code, "message": cut(message)}
+    if reason is not None:
+        body["reason"] = dict(reason)
+    return JSONResponse({"error": body},
                         status_code=STATUS[code] if status is None else status,
                         headers={**SECURITY_HEADERS, **(headers or {})})
 

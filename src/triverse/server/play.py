@@ -57,11 +57,16 @@ def refusals() -> Iterator[None]:
     try:
         yield
     except GameOverError as exc:
-        raise ServerError("game_over", str(exc)) from None
+        raise ServerError("game_over", str(exc), reason=_reason(exc)) from None
     except NotationError as exc:
         raise ServerError("bad_notation", str(exc)) from None
     except IllegalActionError as exc:
-        raise ServerError("illegal_action", str(exc)) from None
+        raise ServerError("illegal_action", str(exc), reason=_reason(exc)) from None
+
+
+def _reason(exc: IllegalActionError) -> dict[str, Any]:
+    """A refusal's message code and parameters, as errors carry them."""
+    return {"code": exc.code, "params": dict(exc.params)}
 
 
 def check_turn(state: State[Any], seat: int | None, move: int | None, what: str = "") -> None:

@@ -75,6 +75,9 @@ class GameInfo(BaseModel):
     default_players: int | None = None
     options: list[OptionInfo] = []
     variants: dict[str, str] = {}
+    messages: dict[str, str] = Field(default={}, description="English templates of the game's "
+                                     "message codes (docs/messages.md), for clients to render "
+                                     "events and refusals")
     think_default: float | None = Field(default=None, description="seconds the veteran "
                                         "thinks about a move in this game when its seat names no "
                                         "think")
@@ -294,6 +297,8 @@ class EventView(Exact):
     points: int
     label: str
     data: dict[str, Any]
+    code: str = Field(description="the message code (docs/messages.md)")
+    params: dict[str, Any] = Field(description="the message's parameters, JSON values")
     secret: dict[str, Any] | None = Field(None, description="absent unless yours")
 
 
@@ -375,11 +380,20 @@ class MyGames(BaseModel):
     matches: list[MyGame]
 
 
+class Reason(Exact):
+    """An engine's refusal as a message code (docs/messages.md) with parameters."""
+
+    code: str
+    params: dict[str, Any]
+
+
 class ErrorBody(BaseModel):
     """What went wrong."""
 
     code: str
     message: str
+    reason: Reason | None = Field(None, description="with illegal_action and game_over from "
+                                  "the engine: the refusal's message code")
 
 
 class ErrorAnswer(BaseModel):
@@ -530,6 +544,8 @@ class ErrorMessage(Exact):
     type: Literal["error"]
     code: str = Field(description="one of the error codes of docs/protocol.md")
     message: str
+    reason: Reason | None = Field(None, description="with illegal_action and game_over from "
+                                  "the engine: the refusal's message code")
     id: RequestId
     retry_after: int | None = Field(None, description="with rate_limited: the seconds after "
                                     "which the same message may be accepted")

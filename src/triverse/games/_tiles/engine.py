@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from triverse.core.errors import IllegalActionError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
+from triverse.core.messages import Reason
 from triverse.core.rng import derive, fresh_seed
 from triverse.core.schema import Schema
 from triverse.games._tiles.observation import WINDOW_X, WINDOW_Y, TileObservation
@@ -273,45 +274,52 @@ class TileState(State[Action]):
     def illegal_reason(self, action: Action) -> str | None:
         seat = self.current
         if seat is None:
-            return "the game is over"
+            return Reason("the game is over", "refused.game_over")
         if isinstance(action, Place):
             return self._placement_problem(seat, action)
         if not isinstance(action, (Draw, Pass)):
-            return f"not a {self.game.title} action: {action!r}"
+            return Reason(f"not a {self.game.title} action: {action!r}", "refused.not_an_action")
         verb = "draw" if isinstance(action, Draw) else "pass"
         if self.opening:
-            return (f"the round opens first: play {self.opening[0]}@0,0/0 before you "
-                    f"{verb}")
+            return Reason(f"the round opens first: play {self.opening[0]}@0,0/0 before you "
+                          f"{verb}", "refused.open_first", tile=str(self.opening[0]))
         playable = next(self._placements(), None)
         if playable is not None:
-            return f"you can play {playable}; you {verb} only when you cannot play"
+            return Reason(f"you can play {playable}; you {verb} only when you cannot play",
+                          "refused.can_play", play=str(playable))
         if isinstance(action, Draw):
             if self.pool_pos >= len(self.pool):
-                return "the pool is empty: pass"
+                return Reason("the pool is empty: pass", "refused.pool_empty")
             if not self._may_draw():
-                return f"you have drawn {self.draws} tiles this turn, the most allowed: pass"
+                return Reason(f"you have drawn {self.draws} tiles this turn, the most allowed: "
+                              "pass", "refused.draw_limit", count=self.draws)
             return None
         if self._may_draw():
-            return f"the pool still has {self.pool_count} tiles: draw"
+            return Reason(f"the pool still has {self.pool_count} tiles: draw",
+                          "refused.must_draw", count=self.pool_count)
         return None
 
     def _placement_problem(self, seat: int, action: Place) -> str | None:
         t = action.tile
         tiles = self.game.tileset.tiles
         if not isinstance(t, Tile) or not 0 <= t.index < len(tiles) or t is not tiles[t.index]:
-            return f"not a {self.game.title} tile: {t!r}"
+            return Reason(f"not a {self.game.title} tile: {t!r}", "refused.not_a_tile")
         if action.rotation not in (0, 1, 2):
-            return f"the rotation is 0, 1 or 2, not {action.rotation}"
+            return Reason(f"the rotation is 0, 1 or 2, not {action.rotation}",
+                          "refused.bad_rotation", rotation=action.rotation)
         if t.is_triple and action.rotation != 0:
-            return f"{t} looks the same every way round: write it with rotation 0"
+            return Reason(f"{t} looks the same every way round: write it with rotation 0",
+                          "refused.triple_rotation", tile=str(t))
         if t not in self.hands[seat]:
-            return f"{t} is not in your hand"
+            return Reason(f"{t} is not in your hand", "refused.not_in_hand", tile=str(t))
         if self.opening:
             if t not in self.opening:
                 names = " or ".join(str(o) for o in self.opening)
-                return f"the round opens with {names}"
+                return Reason(f"the round opens with {names}", "refused.opens_with",
+                              tiles=[str(o) for o in self.opening])
             if action.cell != ORIGIN or action.rotation != 0:
-                return "the first tile of a round goes at 0,0 with rotation 0"
+                return Reason("the first tile of a round goes at 0,0 with rotation 0",
+                              "refused.open_at_origin")
             return None
         return self.board.misfit(action.cell, action.values)
 
@@ -333,13 +341,17 @@ class TileState(State[Action]):
         del self.hands[seat][t]
         self.draws = 0
         self.passes = 0
+        scored = [self._score(seat, t.total, "score", f"Tile {t} +{t.total}",
+                              code="tile_points", params={"tile": str(t)},
+                              reason="tile", tile=str(t)),
+                  *self._bonuses(seat, action, specials)]
         events = [Event("place", seat, 0,
                         f"{seat_text(seat)} plays {t} at {format_cell(action.cell)}",
                         {"action": str(action), "tile": str(t), "cell": list(action.cell),
-                         "rotation": action.rotation, "corners": list(action.values)})]
-        events.append(self._score(seat, t.total, "score", f"Tile {t} +{t.total}",
-                                  reason="tile", tile=str(t)))
-        events.extend(self._bonuses(seat, action, specials))
+                         "rotation": action.rotation, "corners": list(action.values)},
+                        code="placed", params={"tile": str(t), "cell": format_cell(action.cell),
+                                               "total": sum(e.points for e in scored)}),
+                  *scored]
         self.opening = ()
         if not self.hands[seat]:
             events.extend(self._end_round(out=seat))
@@ -354,14 +366,15 @@ class TileState(State[Action]):
         self.draws += 1
         penalty = self.game.draw_penalty
         return [self._score(seat, -penalty, "draw", f"Draw -{penalty}",
-                            secret={"tile": str(drawn)}, pool=self.pool_count, draws=self.draws)]
+                            secret={"tile": str(drawn)}, code="drew", params={"count": 1},
+                            pool=self.pool_count, draws=self.draws)]
 
     def _pass(self, seat: int) -> list[Event]:
         penalty = self.game.pass_penalty
         if penalty:
-            events = [self._score(seat, -penalty, "pass", f"Pass -{penalty}")]
+            events = [self._score(seat, -penalty, "pass", f"Pass -{penalty}", code="passed")]
         else:
-            events = [Event("pass", seat, 0, "Pass")]
+            events = [Event("pass", seat, 0, "Pass", code="passed")]
         self.passes += 1
         self.draws = 0
         if self.passes >= len(self.seats_in_round()) and self.pool_pos >= len(self.pool):
@@ -379,9 +392,10 @@ class TileState(State[Action]):
         numbers."""
         others = sum(self.hand_totals())
         bonus = self.game.out_bonus
-        return [self._score(out, bonus, "score", f"Going out +{bonus}", reason="out"),
+        return [self._score(out, bonus, "score", f"Going out +{bonus}", code="bonus.out",
+                            reason="out"),
                 self._score(out, others, "score", f"Opponents' tiles +{others}",
-                            reason="opponents_tiles")]
+                            code="bonus.opponents_tiles", reason="opponents_tiles")]
 
     def _game_over(self) -> Event:
         """End the game; the event that announces the standings."""
@@ -391,7 +405,8 @@ class TileState(State[Action]):
         return Event("game_end", None, 0,
                      f"Game over: {names} {'wins' if len(result.winners) == 1 else 'tie'}",
                      {"scores": list(self.scores), "ranks": list(result.ranks),
-                      "rounds": self.round})
+                      "rounds": self.round},
+                     code="game_over", params={"winners": list(result.winners)})
 
     # --- views ----------------------------------------------------------------------------------
     def _observed(self, player: int | None) -> dict[str, Any]:

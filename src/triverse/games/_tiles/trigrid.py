@@ -64,6 +64,8 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from triverse.core.messages import Reason
+
 Cell = tuple[int, int]
 """A triangle: ``(x, y)``; it points up when ``x + y`` is even."""
 Vertex = tuple[int, int]
@@ -328,15 +330,18 @@ class Board:
         tile, and every corner that touches a placed tile must carry that tile's value.
         """
         if cell in self.cells:
-            return f"cell {format_cell(cell)} is occupied"
+            return Reason(f"cell {format_cell(cell)} is occupied", "refused.occupied",
+                          cell=format_cell(cell))
         if not self.cells:
             return None
         if cell not in self.frontier:
-            return "no shared edge with a tile on the board"
+            return Reason("no shared edge with a tile on the board", "refused.no_shared_edge")
         for vertex, value in zip(cell_vertices(cell), values, strict=True):
             there = self.corners.get(vertex)
             if there is not None and there != value:
-                return f"corner {value} vs {there} at vertex {format_cell(vertex)}"
+                return Reason(f"corner {value} vs {there} at vertex {format_cell(vertex)}",
+                              "refused.corner_mismatch", value=value, there=there,
+                              vertex=format_cell(vertex))
         return None
 
     def contacts(self, cell: Cell) -> tuple[int, ...]:

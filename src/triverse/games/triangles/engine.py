@@ -29,6 +29,7 @@ from typing import Any
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
+from triverse.core.messages import Reason
 from triverse.core.options import OptionSpec
 from triverse.games.triangles.action import Line, id_pair, pair_id
 from triverse.games.triangles.board import Board, board_for
@@ -40,6 +41,7 @@ from triverse.games.triangles.cloud import (
     generate_stars,
 )
 from triverse.games.triangles.geometry import Point, segments_cross
+from triverse.games.triangles.messages import MESSAGES
 
 _LINE = re.compile(r"\s*([0-9]+)\s*[-\u2013]\s*([0-9]+)\s*")
 """Two star numbers joined by a hyphen (or the en dash the seed writes: ``B–D``)."""
@@ -69,7 +71,9 @@ class TrianglesObservation(Observation):
 
     ``lines`` are ``(a, b, player)`` in the order drawn; ``triangles`` are ``(a, b, c, player)``
     (stars in increasing order) in the order closed; ``to_move`` is ``None`` when the game is over.
-    ``custom`` says the stars came from an explicit setup rather than from ``seed``.
+    ``custom`` says the stars came from an explicit setup rather than from the seed. The seed
+    itself is not here: the stars are the whole board, and a seat must not learn the seed, from
+    which a match's other chance (a computer player's, say) could be worked out.
     """
 
     player: int | None
@@ -84,7 +88,6 @@ class TrianglesObservation(Observation):
     scores: tuple[int, ...]
     to_move: int | None
     again: bool
-    seed: int
     custom: bool
     snapshot: TrianglesState | None = field(default=None, compare=False, repr=False)
     """A private copy of the state, so that :meth:`TrianglesGame.determinize` need not replay."""
@@ -103,7 +106,6 @@ class TrianglesObservation(Observation):
             "scores": list(self.scores),
             "to_move": self.to_move,
             "again": self.again,
-            "seed": self.seed,
             "custom": self.custom,
         }
 
@@ -123,7 +125,6 @@ class TrianglesObservation(Observation):
             scores=tuple(data["scores"]),
             to_move=data["to_move"],
             again=data["again"],
-            seed=data["seed"],
             custom=data["custom"],
         )
 
@@ -170,6 +171,7 @@ class TrianglesGame(Game["TrianglesState", Line]):
 
     name = "triangles"
     title = "Triangles"
+    messages = MESSAGES
     summary = (
         "Two players draw non-crossing lines between the stars of a random cloud; closing an "
         "empty triangle scores."
@@ -290,7 +292,8 @@ class TrianglesGame(Game["TrianglesState", Line]):
         """An exact copy of the observed state (nothing is hidden; ``rng`` is not used).
 
         With the observation's private snapshot this is a clone; an observation read back from
-        JSON is replayed line by line instead, and must agree with its own scores and triangles.
+        JSON is replayed line by line on its stars instead, and must agree with its own scores
+        and triangles. The observation holds no seed, so such a copy's seed is 0.
         """
         if not isinstance(observation, TrianglesObservation):
             raise TypeError(f"not a Triangles observation: {observation!r}")
@@ -301,13 +304,19 @@ class TrianglesGame(Game["TrianglesState", Line]):
             copy = snapshot.clone()
             copy.game = self
             return copy
-        setup = None
-        if observation.custom:
-            setup = {"stars": [list(p) for p in observation.stars],
-                     "tolerance": observation.tolerance}
-        state = self.new_initial_state(seed=observation.seed, setup=setup)
-        if state.board.stars != observation.stars:
-            raise ValueError("the observation's stars are not its seed's")
+        if observation.board != self.board_name:
+            raise ValueError(f"the observation is of a {observation.board} board, not "
+                             f"{self.board_name}")
+        try:
+            stars, tolerance = self._check_setup({"stars": [list(p) for p in observation.stars],
+                                                  "tolerance": observation.tolerance})
+        except RecordError as exc:
+            raise ValueError(f"the observation's stars are not a board: {exc}") from None
+        setup = {"stars": [list(p) for p in stars], "tolerance": tolerance}
+        # The observation has the stars, not the seed: the copy is built on them (its seed,
+        # which no later chance uses, is 0; a generated board stays one with no setup).
+        state = TrianglesState(self, 0, board_for(stars, tolerance),
+                               setup if observation.custom else None)
         for a, b, player in observation.lines:
             if state.current_player != player:
                 raise ValueError(f"line {a}-{b} is Player {player + 1}'s, but it was "
@@ -436,22 +445,28 @@ class TrianglesState(State[Line]):
         n = board.n
         for star in (a, b):
             if star >= n:
-                return f"no such star: {star} (the stars are 0 to {n - 1})"
+                return Reason(f"no such star: {star} (the stars are 0 to {n - 1})",
+                              "refused.no_such_star", star=star, last=n - 1)
         if a == b:
-            return f"a line joins two different stars: {a}-{b} joins star {a} to itself"
+            return Reason(f"a line joins two different stars: {a}-{b} joins star {a} to itself",
+                          "refused.same_star", star=a)
         i = board.candidate(a, b)
         if i is None:
-            return f"passes through a star: {a}-{b} passes star {board.blocker(a, b)}"
+            blocker = board.blocker(a, b)
+            return Reason(f"passes through a star: {a}-{b} passes star {blocker}",
+                          "refused.passes_star", line=f"{a}-{b}", star=blocker)
         if (self._drawn >> i) & 1:
             owner = next(p for j, p in self._lines if j == i)
-            return f"already drawn: {a}-{b} is {_seat(owner)}'s line"
+            return Reason(f"already drawn: {a}-{b} is {_seat(owner)}'s line",
+                          "refused.already_drawn", line=f"{a}-{b}", owner=owner)
         if (self._legal >> i) & 1:
             return None
         stars = board.stars
         for j, _ in self._lines:
             c, d = board.pair(j)
             if segments_cross(stars[a], stars[b], stars[c], stars[d]):
-                return f"crosses a line: {a}-{b} would cross {c}-{d}"
+                return Reason(f"crosses a line: {a}-{b} would cross {c}-{d}", "refused.crosses",
+                              line=f"{a}-{b}", other=f"{c}-{d}")
         raise AssertionError(f"{a}-{b} is neither legal nor refused")  # pragma: no cover
 
     def lines(self) -> list[tuple[Line, int]]:
@@ -469,7 +484,8 @@ class TrianglesState(State[Line]):
         i = board.candidate(action.a, action.b)
         assert i is not None
         player = self._to_move
-        events = [Event("line", player, 0, f"Line {action}", {"a": action.a, "b": action.b})]
+        events = [Event("line", player, 0, f"Line {action}", {"a": action.a, "b": action.b},
+                        code="line", params={"line": str(action)})]
         drawn = self._drawn | (1 << i)
         legal = self._legal & ~(board.crossing(i) | (1 << i))
         self._drawn, self._legal = drawn, legal
@@ -483,6 +499,8 @@ class TrianglesState(State[Line]):
                 closed += 1
                 self._closed.append((t, player))
                 events.append(self._score(player, 1, "triangle", "Triangle +1",
+                                          code="triangle",
+                                          params={"stars": list(triangles[t])},
                                           stars=list(triangles[t])))
         self._first_alive = self._next_alive(self._first_alive)
         if self._first_alive == len(triangles):
@@ -495,9 +513,11 @@ class TrianglesState(State[Line]):
                 label = f"Game over: {_seat(w)} wins {scores[w]}-{scores[1 - w]}"
                 winners = [w]
             events.append(Event("game_end", None, 0, label,
-                                {"scores": scores, "winners": winners}))
+                                {"scores": scores, "winners": winners},
+                                code="game_over", params={"winners": winners, "scores": scores}))
         elif closed and self.game.again:
-            events.append(Event("again", player, 0, "Plays again after a triangle"))
+            events.append(Event("again", player, 0, "Plays again after a triangle",
+                                code="again"))
         else:
             self._to_move = 1 - player
         return events
@@ -536,7 +556,6 @@ class TrianglesState(State[Line]):
             scores=tuple(self.scores),
             to_move=self.current_player,
             again=self.game.again,
-            seed=self.seed,
             custom=self._setup is not None,
             snapshot=self.clone(),
         )

@@ -83,7 +83,7 @@ def _plot(obs: TrianglesObservation) -> list[str]:
 
 def _lists(obs: TrianglesObservation) -> list[str]:
     """The board, the scores, the lines and the closed triangles, in words."""
-    origin = "explicit setup" if obs.custom else f"seed {obs.seed}"
+    origin = "explicit setup" if obs.custom else "random cloud"
     out = [f"Triangles on a {obs.board} board: {len(obs.stars)} stars ({origin}), "
            f"tolerance {obs.tolerance}."]
     out.append("   ".join(

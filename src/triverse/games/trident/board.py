@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Final
 
+from triverse.core.messages import Reason
 from triverse.games.trident.tiles import SIZE, TRIO_SUM
 
 CELLS: Final = SIZE * SIZE
@@ -239,8 +240,9 @@ def opening_square_problem(before: Sequence[int], new: Sequence[int]) -> str | N
             cols = {s % SIZE for s in group}
             if (len(rows) == side and len(cols) == side and max(rows) - min(rows) == side - 1
                     and max(cols) - min(cols) == side - 1):
-                return (f"the first {'four' if side == 2 else 'nine'} tiles may not form a "
-                        f"{side}x{side} square")
+                return Reason(f"the first {'four' if side == 2 else 'nine'} tiles may not "
+                              f"form a {side}x{side} square", "refused.opening_square",
+                              side=side, count=total)
     return None
 
 
@@ -254,13 +256,16 @@ def run_problem(values: Sequence[int]) -> str | None:
     """
     n = len(values)
     if n > 3:
-        return f"never more than three tiles side by side ({n} in a line)"
+        return Reason(f"never more than three tiles side by side ({n} in a line)",
+                      "refused.run_too_long", count=n)
     total = sum(values)
     shown = " + ".join(str(v) for v in values)
     if n == 2 and total > TRIO_SUM:
-        return f"two tiles side by side total 15 or less, not {shown} = {total}"
+        return Reason(f"two tiles side by side total 15 or less, not {shown} = {total}",
+                      "refused.pair_over_15", values=list(values), sum=shown, total=total)
     if n == 3 and total != TRIO_SUM:
-        return f"three tiles side by side total exactly 15, not {shown} = {total}"
+        return Reason(f"three tiles side by side total exactly 15, not {shown} = {total}",
+                      "refused.trio_not_15", values=list(values), sum=shown, total=total)
     return None
 
 

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from triverse.core.errors import GameOverError, IllegalActionError, NotationError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
+from triverse.core.messages import Reason
 from triverse.core.options import OptionSpec
 from triverse.core.rng import derive, fresh_seed
 from triverse.games.trident.action_ids import (
@@ -49,6 +50,7 @@ from triverse.games.trident.board import (
     update_after_play,
 )
 from triverse.games.trident.legality import exchange_problem, play_problem
+from triverse.games.trident.messages import MESSAGES
 from triverse.games.trident.movegen import generate_exchanges, generate_plays
 from triverse.games.trident.observation import TENSOR_SIZE, Preview, TridentObservation
 from triverse.games.trident.rules import (
@@ -90,6 +92,7 @@ class TridentGame(Game["TridentState", Action]):
 
     name: ClassVar[str] = "trident"
     title: ClassVar[str] = "Trident"
+    messages = MESSAGES
     summary: ClassVar[str] = (
         "Number tiles 0-15 laid crossword style: every line of three must total exactly 15."
     )
@@ -298,7 +301,7 @@ class TridentState(State[Action]):
 
     def illegal_reason(self, action: Action) -> str | None:
         if self.over:
-            return "the game is over"
+            return Reason("the game is over", "refused.game_over")
         seat = self.order[self.turn]
         if isinstance(action, Play):
             return play_problem(self.board, self.placed, self.racks[seat], action)
@@ -308,10 +311,11 @@ class TridentState(State[Action]):
             return None
         if isinstance(action, TimeOut):
             if not self.game.time_limit:
-                return ("this game has no time limit, so no turn can time out (a time-out is "
-                        "recorded by the server, never chosen)")
+                return Reason("this game has no time limit, so no turn can time out (a "
+                              "time-out is recorded by the server, never chosen)",
+                              "refused.no_time_limit")
             return None
-        return f"not a Trident action: {action!r}"
+        return Reason(f"not a Trident action: {action!r}", "refused.not_an_action")
 
     # --- a preview of a play ----------------------------------------------------------------------
     def preview(self, play: Play | str) -> Preview:
@@ -344,9 +348,10 @@ class TridentState(State[Action]):
         if isinstance(action, Exchange):
             return self._exchange(seat, action)
         if isinstance(action, TimeOut):
-            events = [Event("timeout", seat, 0, "Out of time: the turn is missed")]
+            events = [Event("timeout", seat, 0, "Out of time: the turn is missed",
+                            code="timed_out")]
         else:
-            events = [Event("pass", seat, 0, "Passes")]
+            events = [Event("pass", seat, 0, "Passes", code="passed")]
         self.passes += 1
         self.idle += 1
         return events + self._next_turn()
@@ -372,40 +377,50 @@ class TridentState(State[Action]):
     def _draw_event(self, seat: int, drawn: list[int]) -> Event:
         return Event("draw", seat, 0, f"Draws {plural(len(drawn), 'tile')}",
                      {"count": len(drawn), "bag": len(self.bag)},
-                     {"tiles": [tile_text(t) for t in drawn]})
+                     {"tiles": [tile_text(t) for t in drawn]}, code="drew",
+                     params={"count": len(drawn)})
 
     def _play(self, seat: int, play: Play) -> list[Event]:
         items = self._score_items(play)
         events = [Event("place", seat, 0, f"Plays {play}", {
             "play": str(play),
             "tiles": [{"row": p.row, "col": p.col, "value": p.value, "joker": p.joker}
-                      for p in play.tiles]})]
-        for item in items:
-            data = item.to_json()
-            for key in ("kind", "points", "label"):
-                data.pop(key)
-            events.append(self._score(seat, item.points, "score", item.label, line=item.kind,
-                                      **data))
+                      for p in play.tiles]}, code="played",
+            params={"play": str(play), "total": sum(i.points for i in items)})]
         rack = self.racks[seat]
         squares = play.squares
         for p, s in zip(play.tiles, squares, strict=True):
             self.board[s] = cell_code(p.value, p.joker)
             self.placed.append(s)
             rack.remove(JOKER if p.joker else p.value)
+        for item in items:
+            data = item.to_json()
+            for key in ("kind", "points", "label"):
+                data.pop(key)
+            values = [self.board[s] & 15 for s in item.squares]
+            params = {"values": values, "sum": "+".join(map(str, values)),
+                      "multiplier": item.multiplier, "total": item.points}
+            if item.kind == "triton":
+                params = {"bonus": item.points}
+            events.append(self._score(seat, item.points, "score", item.label,
+                                      code=f"score.{item.kind}", params=params,
+                                      line=item.kind, **data))
         update_after_play(self.board, self.cross, self.anchors, squares)
         drawn = self._draw(seat, len(squares))
         if drawn:
             events.append(self._draw_event(seat, drawn))
             if len(self.bag) <= ANNOUNCE_AT:
                 events.append(Event("bag", None, 0, f"{plural(len(self.bag), 'tile')} left in "
-                                    f"the bag", {"count": len(self.bag)}))
+                                    f"the bag", {"count": len(self.bag)}, code="bag_count",
+                                    params={"count": len(self.bag)}))
         self.passes = 0
         self.idle = 0
         if not rack and not self.bag:
             return events + self._end_out(seat)
         if any(IS_BIS[s] for s in squares):
             events.append(Event("bis", seat, 0, "BIS square: plays again",
-                                {"square": square_name(next(s for s in squares if IS_BIS[s]))}))
+                                {"square": square_name(next(s for s in squares if IS_BIS[s]))},
+                                code="bis"))
             return events
         self.turn = (self.turn + 1) % len(self.order)
         return events
@@ -420,7 +435,8 @@ class TridentState(State[Action]):
         events = [
             Event("exchange", seat, 0, f"Exchanges {plural(len(action.tiles), 'tile')}",
                   {"count": len(action.tiles)},
-                  {"returned": [tile_text(t) for t in action.tiles]}),
+                  {"returned": [tile_text(t) for t in action.tiles]}, code="exchanged",
+                  params={"count": len(action.tiles)}),
             self._draw_event(seat, drawn),
         ]
         self.passes = 0
@@ -442,7 +458,7 @@ class TridentState(State[Action]):
         total = sum(tile_points(t) for other, rack in enumerate(self.racks) if other != seat
                     for t in rack)
         events = [self._score(seat, total, "score", f"Tiles left on the other racks +{total}",
-                              line="end")]
+                              code="score.other_racks", line="end")]
         return events + self._game_over("out")
 
     def _end_blocked(self, reason: str) -> list[Event]:
@@ -452,7 +468,7 @@ class TridentState(State[Action]):
         for seat, rack in enumerate(self.racks):
             value = sum(tile_points(t) for t in rack)
             events.append(self._score(seat, -value, "score", f"Tiles left on the rack -{value}",
-                                      line="end"))
+                                      code="score.own_rack", line="end"))
         return events + self._game_over(reason)
 
     def _game_over(self, reason: str) -> list[Event]:
@@ -465,7 +481,8 @@ class TridentState(State[Action]):
                "stalled": f"no tile was placed in {STALL_ROUNDS} rounds"}[reason]
         return [Event("game_over", None, 0, f"Game over ({why}): {names} {verb}", {
             "reason": reason, "scores": list(self.scores), "ranks": list(result.ranks),
-            "racks": [[tile_text(t) for t in rack] for rack in self.racks]})]
+            "racks": [[tile_text(t) for t in rack] for rack in self.racks]},
+            code=f"game_over.{reason}", params={"winners": list(result.winners)})]
 
     # --- views ----------------------------------------------------------------------------------
     def observation(self, player: int | None) -> TridentObservation:

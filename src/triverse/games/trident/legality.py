@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from triverse.core.messages import Reason, message_of
 from triverse.games.trident.board import (
     CENTRE,
     EMPTY,
@@ -49,7 +50,9 @@ def rack_problem(rack: Sequence[int], kinds: Sequence[int]) -> str | None:
             what = "a joker" if kind == JOKER else f"a {kind}"
             if have[kind]:
                 what = f"{need} {'jokers' if kind == JOKER else f'{kind}s'}"
-            return f"you do not have {what} on your rack ({shown})"
+            return Reason(f"you do not have {what} on your rack ({shown})",
+                          "refused.not_on_rack", tile=tile_text(kind), count=need,
+                          rack=[tile_text(t) for t in rack])
     return None
 
 
@@ -75,16 +78,19 @@ def _tiles_problem(tiles: tuple[Placement, ...]) -> str | None:
     """The play's tiles themselves: one to three placements on the board, values 0 to 15, each
     square once."""
     if not isinstance(tiles, tuple) or not 1 <= len(tiles) <= RACK_SIZE:
-        return f"a play places 1, 2 or 3 tiles, not {len(tiles)}"
+        return Reason(f"a play places 1, 2 or 3 tiles, not {len(tiles)}", "refused.tile_count",
+                      count=len(tiles))
     for p in tiles:
         if not isinstance(p, Placement):
-            return f"not a tile placement: {p!r}"
+            return Reason(f"not a tile placement: {p!r}", "refused.not_a_placement")
         if not (0 <= p.row < SIZE and 0 <= p.col < SIZE):
-            return f"square {p.row}:{p.col} is off the board (rows and columns 0 to 14)"
+            return Reason(f"square {p.row}:{p.col} is off the board (rows and columns 0 to 14)",
+                          "refused.off_board", square=f"{p.row}:{p.col}")
         if not 0 <= p.value <= 15:
-            return f"a tile's value is 0 to 15, not {p.value}"
+            return Reason(f"a tile's value is 0 to 15, not {p.value}", "refused.bad_value",
+                          value=p.value)
     if len({(p.row, p.col) for p in tiles}) != len(tiles):
-        return "a square is named twice"
+        return Reason("a square is named twice", "refused.square_twice")
     return None
 
 
@@ -94,7 +100,8 @@ def _occupied_problem(board: Sequence[int], tiles: Sequence[Placement],
         if board[s] != EMPTY:
             held = board[s]
             shown = f"a joker as {held & 15}" if held >= 16 else f"a {held}"
-            return f"square {p.row}:{p.col} already holds {shown}"
+            return Reason(f"square {p.row}:{p.col} already holds {shown}", "refused.occupied",
+                          square=f"{p.row}:{p.col}", value=held & 15, joker=held >= 16)
     return None
 
 
@@ -104,13 +111,15 @@ def _line_problem(board: Sequence[int], tiles: Sequence[Placement],
     rows = {p.row for p in tiles}
     cols = {p.col for p in tiles}
     if len(rows) > 1 and len(cols) > 1:
-        return "the tiles of a play go in one row or one column (nothing diagonal)"
+        return Reason("the tiles of a play go in one row or one column (nothing diagonal)",
+                      "refused.not_in_line")
     if len(tiles) > 1:
         step = 1 if len(rows) == 1 else SIZE
         for s in range(min(squares), max(squares) + 1, step):
             if s not in squares and board[s] == EMPTY:
-                return (f"the tiles must touch, or be joined by tiles already down: "
-                        f"{square_name(s)} between them is empty")
+                return Reason(f"the tiles must touch, or be joined by tiles already down: "
+                              f"{square_name(s)} between them is empty", "refused.gap",
+                              square=square_name(s))
     return None
 
 
@@ -118,9 +127,10 @@ def _contact_problem(board: Sequence[int], placed: Sequence[int],
                      squares: Sequence[int]) -> str | None:
     """The first play covers the centre star; every later one touches a tile already down."""
     if not placed:
-        return None if CENTRE in squares else "the first play covers the centre star (7:7)"
+        return None if CENTRE in squares else Reason(
+            "the first play covers the centre star (7:7)", "refused.centre")
     if not any(board[n] != EMPTY for s in squares for n in NEIGHBOURS[s]):
-        return "a play must touch a tile already on the board"
+        return Reason("a play must touch a tile already on the board", "refused.no_contact")
     return None
 
 
@@ -141,7 +151,9 @@ def _runs_problem(board: Sequence[int], tiles: Sequence[Placement],
             problem = run_problem([overlay[x] & 15 for x in run])
             if problem is not None:
                 where = "across" if d == 0 else "down"
-                return f"{problem} ({where} from {square_name(run[0])})"
+                code, params = message_of(problem)
+                return Reason(f"{problem} ({where} from {square_name(run[0])})", code,
+                              direction=where, start=square_name(run[0]), **params)
     return None
 
 
@@ -156,14 +168,16 @@ def exchange_problem(rules: Rules, bag_count: int, rack: Sequence[int],
     """
     tiles = action.tiles
     if not isinstance(tiles, tuple) or not 1 <= len(tiles) <= RACK_SIZE:
-        return f"an exchange returns 1, 2 or 3 tiles, not {len(tiles)}"
+        return Reason(f"an exchange returns 1, 2 or 3 tiles, not {len(tiles)}",
+                      "refused.exchange_count", count=len(tiles))
     if any(not isinstance(t, int) or not 0 <= t <= JOKER for t in tiles):
-        return f"not tiles: {tiles!r}"
+        return Reason(f"not tiles: {tiles!r}", "refused.not_tiles")
     problem = rack_problem(rack, tiles)
     if problem is not None:
         return problem
     if bag_count < rules.exchange_min:
         rule = ("more than five" if rules.name == "seed" else "at least five")
-        return (f"exchanges are allowed only while {rule} tiles are in the bag; it holds "
-                f"{bag_count}")
+        return Reason(f"exchanges are allowed only while {rule} tiles are in the bag; it "
+                      f"holds {bag_count}", "refused.exchange_bag", minimum=rules.exchange_min,
+                      bag=bag_count)
     return None

@@ -40,6 +40,7 @@ from triverse.games._tiles.engine import (
 from triverse.games._tiles.setup import scores_schema
 from triverse.games._tiles.tiles import Place, TileSet
 from triverse.games._tiles.trigrid import ORIGIN, Specials
+from triverse.games.trinity.messages import MESSAGES
 from triverse.games.trinity.tiles import TILES, TILESET
 
 MAX_PLAYERS: Final = 4
@@ -124,6 +125,7 @@ class TrinityGame(TileGame["TrinityState"]):
 
     name = "trinity"
     title = "Trinity"
+    messages = MESSAGES
     summary = (
         "Triangle tiles numbered 0-5, 76 of them: match corners, score Hexagons, Spans and "
         "Slides over up to three rounds."
@@ -250,7 +252,11 @@ class TrinityState(TileState):
         return [Event("round_start", None, 0,
                       f"{kind}: {first} is turned up; {seat_text(opener)} plays first",
                       {"round": self.round, "first_tile": str(first), "opener": opener,
-                       "active": list(self.active), "tiebreaker": self.tiebreaker})]
+                       "active": list(self.active), "tiebreaker": self.tiebreaker},
+                      code="round_start.tiebreaker" if self.tiebreaker else "round_start.turned_up",
+                      params={"round": self.round, "rounds": self.game.rounds,
+                              "tiebreaker": self.round - self.game.rounds,
+                              "tile": str(first), "opener": opener})]
 
     def _bonuses(self, seat: int, action: Place, specials: Specials | None) -> list[Event]:
         """The special plays, from the grid's one detector: each hexagon closed +40; one side
@@ -261,13 +267,14 @@ class TrinityState(TileState):
             return events
         for vertex in specials.hexagons:
             events.append(self._score(seat, HEXAGON, "special", f"Hexagon +{HEXAGON}",
-                                      special="hexagon", vertex=list(vertex)))
+                                      code="bonus.hexagon", special="hexagon", vertex=list(vertex)))
         if specials.span:
-            events.append(self._score(seat, SPAN, "special", f"Span +{SPAN}", special="span"))
+            events.append(self._score(seat, SPAN, "special", f"Span +{SPAN}",
+                                      code="bonus.span", special="span"))
             self.span_played = True
         elif specials.double_contact and self.span_played:
             events.append(self._score(seat, SLIDE, "special", f"Slide +{SLIDE}",
-                                      special="slide"))
+                                      code="bonus.slide", special="slide"))
         return events
 
     def _end_round(self, out: int | None) -> list[Event]:
@@ -285,12 +292,16 @@ class TrinityState(TileState):
                 lost = self.baseline[seat] - self.scores[seat]
                 if lost > 0:
                     events.append(self._score(seat, lost, "score", f"Tiebreaker floor +{lost}",
+                                              code="bonus.tiebreak_floor",
+                                              params={"score": self.baseline[seat]},
                                               reason="tiebreak_floor",
                                               restored=self.baseline[seat]))
         events.append(Event("round_end", None, 0, label, {
             "round": self.round, "reason": "out" if out is not None else "draw",
             "winner": out, "hand_totals": totals, "scores": list(self.scores),
-            "tiebreaker": self.tiebreaker}))
+            "tiebreaker": self.tiebreaker},
+            code="round_end.out" if out is not None else "round_end.all_passed",
+            params={"round": self.round, "winner": out}))
         if self.round < self.game.rounds:
             self._deal(self.round + 1)
             events.extend(self._open_round())
@@ -305,7 +316,8 @@ class TrinityState(TileState):
             events.append(Event("tiebreaker", None, 0,
                                 f"{_seats(tied)} are tied for first with {top}: tiebreaker",
                                 {"seats": list(tied), "score": top,
-                                 "tiebreaker": self.round + 1 - self.game.rounds}))
+                                 "tiebreaker": self.round + 1 - self.game.rounds},
+                                code="tiebreaker", params={"seats": list(tied), "score": top}))
             self._deal(self.round + 1, tied)
             events.extend(self._open_round())
             return events

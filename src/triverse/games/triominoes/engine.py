@@ -37,6 +37,7 @@ from triverse.games._tiles.engine import (
 )
 from triverse.games._tiles.tiles import Action, Place, Tile, TileSet
 from triverse.games._tiles.trigrid import Specials
+from triverse.games.triominoes.messages import MESSAGES
 from triverse.games.triominoes.tiles import TILES, TILESET, ZERO_TRIPLE
 
 MAX_PLAYERS: Final = 6
@@ -143,6 +144,7 @@ class TriominoesGame(TileGame["TriominoesState"]):
 
     name: ClassVar[str] = "triominoes"
     title: ClassVar[str] = "Tri-ominoes"
+    messages = MESSAGES
     summary: ClassVar[str] = (
         "The 1965 triangular dominoes for 2-6 players: match corners, build hexagons and "
         "bridges, play to 400."
@@ -270,7 +272,9 @@ class TriominoesState(TileState):
         events.append(Event(
             "round_start", None, 0, f"Round {self.round}: {seat_text(holder)} opens with "
             f"{names}", {"round": self.round, "starter": holder,
-                         "opening": [str(t) for t in opening]}))
+                         "opening": [str(t) for t in opening]},
+            code="round_start.opens", params={"round": self.round, "opener": holder,
+                                              "tiles": [str(t) for t in opening]}))
         return events
 
     def _highest_held(self, triples: bool) -> tuple[Tile | None, int | None]:
@@ -297,7 +301,7 @@ class TriominoesState(TileState):
             self.hands[seat][drawn] = None
             events.append(Event(
                 "start_draw", seat, 0, f"{seat_text(seat)} draws for a triple",
-                {"pool": self.pool_count}, {"tile": str(drawn)}))
+                {"pool": self.pool_count}, {"tile": str(drawn)}, code="drew_for_triple"))
             if drawn.is_triple:
                 return drawn, seat
             seat = (seat + 1) % self.game.num_players
@@ -312,27 +316,29 @@ class TriominoesState(TileState):
             if t.is_triple and rules.triple_start:
                 events.append(self._score(seat, rules.triple_start, "score",
                                           f"Triple start +{rules.triple_start}",
-                                          reason="triple_start"))
+                                          code="bonus.triple_start", reason="triple_start"))
             if t is ZERO_TRIPLE and rules.zero_start:
                 events.append(self._score(seat, rules.zero_start, "score",
                                           f"Triple zero +{rules.zero_start}",
-                                          reason="zero_start"))
+                                          code="bonus.zero_start", reason="zero_start"))
             return events
         count = len(specials.hexagons)
         if count and rules.each_hexagon:
             for vertex in specials.hexagons:
                 events.append(self._score(seat, rules.hexagons[0], "score",
                                           f"Hexagon +{rules.hexagons[0]}",
-                                          reason="hexagon", vertex=list(vertex)))
+                                          code="bonus.hexagon", reason="hexagon",
+                                          vertex=list(vertex)))
         elif count:
             bonus = rules.hexagons[count - 1]
             events.append(self._score(seat, bonus, "score",
                                       f"{_HEXAGON_NAMES[count - 1]} +{bonus}",
+                                      code="bonus.hexagons", params={"count": count},
                                       reason="hexagon",
                                       vertices=[list(v) for v in specials.hexagons]))
         if specials.span:
             events.append(self._score(seat, rules.bridge, "score", f"Bridge +{rules.bridge}",
-                                      reason="bridge"))
+                                      code="bonus.bridge", reason="bridge"))
         return events
 
     def _end_round(self, out: int | None) -> list[Event]:
@@ -350,10 +356,11 @@ class TriominoesState(TileState):
             for seat in winners:
                 others = everyone - low
                 events.append(self._score(seat, others, "score", f"Opponents' tiles +{others}",
+                                          code="bonus.opponents_tiles",
                                           reason="opponents_tiles"))
                 if low:
                     events.append(self._score(seat, -low, "score", f"Own tiles -{low}",
-                                              reason="own_tiles"))
+                                              code="bonus.own_tiles", reason="own_tiles"))
             names = ", ".join(seat_text(s) for s in winners)
             label = f"Round {self.round} is blocked: {names} with the fewest points in hand"
         else:
@@ -363,7 +370,11 @@ class TriominoesState(TileState):
                 label += ", new deal"
         events.append(Event("round_end", None, 0, label, {
             "round": self.round, "reason": "out" if out is not None else "blocked",
-            "winners": winners, "hand_totals": totals, "scores": list(self.scores)}))
+            "winners": winners, "hand_totals": totals, "scores": list(self.scores)},
+            code=("round_end.out" if out is not None else
+                  "round_end.blocked_settled" if self.rules.settle_blocked else
+                  "round_end.blocked_kept"),
+            params={"round": self.round, "winner": out, "winners": winners}))
         if self._game_ends():
             events.append(self._game_over())
         else:

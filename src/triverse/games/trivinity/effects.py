@@ -191,7 +191,8 @@ def defend(state: TrivinityState, step: Step, frame: Frame, events: list[Event])
         if state.card(waiting).ward:
             events.append(Event("block", victim, label=f"{state.card(waiting).name}'s ward "
                                 f"blocks the attack", data={"card": waiting,
-                                                            "key": state.card(waiting).key}))
+                                                            "key": state.card(waiting).key},
+                                code="ward_blocks", params={"card": state.card(waiting).key}))
             state.frames.pop()
             return
     # Ask whenever a reaction card is among the victim's hand and deck (public knowledge),
@@ -207,7 +208,8 @@ def block(state: TrivinityState, pending: Pending, slot: int, events: list[Event
     card_id = state.hands[victim][slot]
     card = state.card(card_id)
     events.append(Event("block", victim, label=f"Reveals {card.name} and blocks the attack",
-                        data={"card": card_id, "key": card.key}))
+                        data={"card": card_id, "key": card.key}, code="reaction_blocks",
+                        params={"card": card.key}))
     state.frames.pop()  # the rest of this attack on this victim
     if card.reaction_draw:
         state.frames.append((victim, card_id, REACTION, victim, 0))
@@ -270,7 +272,8 @@ def attack_steal(state: TrivinityState, step: Step, frame: Frame, events: list[E
         state._owned(victim, stolen, -1)
         state._owned(owner, stolen, 1)
     else:
-        events.append(Event("no_target", owner, label="Nothing to steal"))
+        events.append(Event("no_target", owner, label="Nothing to steal",
+                            code="nothing_to_steal"))
 
 
 # --- steps that ask ------------------------------------------------------------------------
@@ -291,7 +294,8 @@ def ask(state: TrivinityState, step: Step, frame: Frame, events: list[Event]) ->
     owner, card_id, part, _, index = frame
     if not choice_options(state, step, owner):
         events.append(Event("no_target", owner, label=f"{state.card(card_id).name}: "
-                            f"nothing to {step.op}"))
+                            f"nothing to {step.op}", code="nothing_to_do",
+                            params={"card": state.card(card_id).key, "op": step.op}))
         return
     state.pending = Pending(owner, _ASKS.get(step.op, "stack"), step.optional, owner, card_id,
                             part, index)
@@ -355,7 +359,8 @@ def chose_discard(state: TrivinityState, step: Step, pending: Pending, arg: int,
     card_id = state.hands[victim].pop(arg - 1)
     state.discards[victim].append(card_id)
     events.append(Event("discard", victim, label=f"Discards {state.card(card_id).name} "
-                        f"(attacked)", data={"card": card_id, "key": state.card(card_id).key}))
+                        f"(attacked)", data={"card": card_id, "key": state.card(card_id).key},
+                        code="discard_attacked", params={"card": state.card(card_id).key}))
 
 
 @choice("trash")
@@ -382,7 +387,8 @@ def chose_revive(state: TrivinityState, step: Step, pending: Pending, arg: int,
     revived = state.card(card_id)
     state.discards[p].append(card_id)
     events.append(Event("gain", p, label=f"Gains {revived.name} from Limbo",
-                        data={"card": card_id, "key": revived.key, "from": "limbo"}))
+                        data={"card": card_id, "key": revived.key, "from": "limbo"},
+                        code="gain_from_limbo", params={"card": revived.key}))
     state._owned(p, revived, 1)
 
 

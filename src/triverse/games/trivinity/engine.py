@@ -49,6 +49,7 @@ from triverse.core.rng import derive
 from triverse.games.trivinity.actions import TrivinityAction, num_action_ids, parse_action
 from triverse.games.trivinity.cards import CardTable, load_table
 from triverse.games.trivinity.determinize import determinize
+from triverse.games.trivinity.messages import MESSAGES
 from triverse.games.trivinity.observation import StackView, TrivinityObservation
 from triverse.games.trivinity.rules import (
     BUY,
@@ -92,6 +93,7 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
 
     name: ClassVar[str] = "trivinity"
     title: ClassVar[str] = "Trivinity"
+    messages = MESSAGES
     summary: ClassVar[str] = (
         "A deck-building game of gods: gather Power, Mana and Tribute and buy from a 3x3 grid "
         "of stacks."

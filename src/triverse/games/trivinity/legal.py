@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from triverse.core.messages import Reason
 from triverse.games.trivinity.actions import (
     _BUYS,
     _DISCARD_ALL,
@@ -78,11 +79,12 @@ def legal_action_list(state: TrivinityState) -> list[TrivinityAction]:
 def illegal_reason(state: TrivinityState, action: TrivinityAction) -> str | None:
     """Why ``action`` is not legal now, or ``None`` if it is."""
     if state.over:
-        return "the game is over"
+        return Reason("the game is over", "refused.game_over")
     if state.pending is not None:
         return _not_an_answer(state, state.pending, action.kind, action.arg)
     if action.kind in _ANSWER_KINDS:
-        return f"there is nothing to choose now: '{action.kind}' answers an effect's question"
+        return Reason(f"there is nothing to choose now: '{action.kind}' answers an effect's "
+                      "question", "refused.nothing_to_choose", kind=action.kind)
     return _not_a_turn_action(state, action.kind, action.arg)
 
 
@@ -90,11 +92,15 @@ def _not_an_answer(state: TrivinityState, pending: Pending, kind: str, arg: int)
     asked = ANSWERS[pending.kind]
     who = f"player {pending.player + 1}"
     if kind == "pass":
-        return None if pending.optional else f"{who} must answer: {_prompt(state)}"
+        return None if pending.optional else Reason(
+            f"{who} must answer: {_prompt(state)}", "refused.must_answer",
+            seat=pending.player, ask=pending.kind)
     if kind != asked:
         alternative = " or pass" if pending.optional else ""
-        return (f"{who} is asked to choose ({_prompt(state)}): answer with "
-                f"'{asked} N'{alternative}, not {kind}")
+        return Reason(f"{who} is asked to choose ({_prompt(state)}): answer with "
+                      f"'{asked} N'{alternative}, not {kind}", "refused.wrong_answer",
+                      seat=pending.player, ask=pending.kind, answer=asked, kind=kind,
+                      optional=pending.optional)
     if arg not in pending_options(state):
         return _why_not_option(state, pending, arg)
     return None
@@ -104,9 +110,10 @@ def _not_a_turn_action(state: TrivinityState, kind: str, arg: int) -> str | None
     hand = state.hands[state.order[state.turn_index]]
     if kind in ("play", "discard", "discard-all"):
         if state.phase != PLAY:
-            return "cards are played and discarded before purchases, and you have bought"
+            return Reason("cards are played and discarded before purchases, and you have "
+                          "bought", "refused.after_buying")
         if kind == "discard-all":
-            return None if hand else "your hand is empty"
+            return None if hand else Reason("your hand is empty", "refused.hand_empty")
         if not 1 <= arg <= len(hand):
             return _no_slot(arg, len(hand))
         return None
@@ -114,27 +121,31 @@ def _not_a_turn_action(state: TrivinityState, kind: str, arg: int) -> str | None
         return _cannot_buy(state, arg)
     if kind == "end":
         return None
-    return f"unknown action {kind!r}"
+    return Reason(f"unknown action {kind!r}", "refused.not_an_action", kind=kind)
 
 
 def _cannot_buy(state: TrivinityState, arg: int) -> str | None:
     if not 1 <= arg <= STACKS:
-        return f"the stacks are numbered 1 to 9, not {arg}"
+        return Reason(f"the stacks are numbered 1 to 9, not {arg}", "refused.no_such_stack",
+                      stack=arg)
     stack = state.stacks[arg - 1]
     if not stack:
-        return f"stack {arg} is empty"
+        return Reason(f"stack {arg} is empty", "refused.stack_empty", stack=arg)
     card = state.card(stack[-1])
     if pay(card.cost, state.pool, state.discount) is None:
         discount = f" and a discount of {state.discount}" if state.discount else ""
-        return (f"you cannot afford {card.name}: it costs {cost_text(card.cost)}, and "
-                f"your pool holds {worth_text(state.pool)}{discount}")
+        return Reason(f"you cannot afford {card.name}: it costs {cost_text(card.cost)}, and "
+                      f"your pool holds {worth_text(state.pool)}{discount}",
+                      "refused.cannot_afford", card=card.key, cost=cost_text(card.cost),
+                      pool=list(state.pool), discount=state.discount)
     return None
 
 
 def _no_slot(arg: int, size: int) -> str:
     if size == 0:
-        return "the hand is empty"
-    return f"the hand has slots 1 to {size}, not {arg}"
+        return Reason("the hand is empty", "refused.hand_empty")
+    return Reason(f"the hand has slots 1 to {size}, not {arg}", "refused.no_such_slot",
+                  slot=arg, size=size)
 
 
 def _why_not_option(state: TrivinityState, pending: Pending, arg: int) -> str:
@@ -144,22 +155,29 @@ def _why_not_option(state: TrivinityState, pending: Pending, arg: int) -> str:
         if not 1 <= arg <= size:
             return _no_slot(arg, size)
         if kind == "block":
-            return f"the card in slot {arg} is not a reaction card"
+            return Reason(f"the card in slot {arg} is not a reaction card",
+                          "refused.not_a_reaction", slot=arg)
     if kind == "seat":
-        return f"player {arg} is not an opponent you can target"
+        return Reason(f"player {arg} is not an opponent you can target",
+                      "refused.not_a_target_player", seat=arg - 1)
     if kind == "limbo":
         if not 1 <= arg <= len(state.limbo_up):
-            return f"Limbo has {len(state.limbo_up)} face-up cards, not a card {arg}"
-        return f"Limbo card {arg} costs more than this effect allows"
+            return Reason(f"Limbo has {len(state.limbo_up)} face-up cards, not a card {arg}",
+                          "refused.no_such_limbo_card", card=arg, size=len(state.limbo_up))
+        return Reason(f"Limbo card {arg} costs more than this effect allows",
+                      "refused.limbo_too_costly", card=arg)
     if kind in ("stack", "free"):
         if not 1 <= arg <= STACKS:
-            return f"the stacks are numbered 1 to 9, not {arg}"
+            return Reason(f"the stacks are numbered 1 to 9, not {arg}",
+                          "refused.no_such_stack", stack=arg)
         if not state.stacks[arg - 1]:
-            return f"stack {arg} is empty"
+            return Reason(f"stack {arg} is empty", "refused.stack_empty", stack=arg)
         if kind == "free":
-            return "the free card is a tier-1 card: stacks 1, 2 or 3"
-        return f"stack {arg} is not a target of {_prompt(state)}"
-    return f"{arg} is not one of the choices"
+            return Reason("the free card is a tier-1 card: stacks 1, 2 or 3",
+                          "refused.free_tier_1", stack=arg)
+        return Reason(f"stack {arg} is not a target of {_prompt(state)}",
+                      "refused.not_a_target_stack", stack=arg)
+    return Reason(f"{arg} is not one of the choices", "refused.not_a_choice", choice=arg)
 
 
 def _prompt(state: TrivinityState) -> str:

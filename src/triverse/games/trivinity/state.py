@@ -327,6 +327,8 @@ class TrivinityState(State[TrivinityAction]):
                 (f"Final score {breakdown['score']}: best two {breakdown['best_two']} "
                  f"({' + '.join(breakdown['best'])}) + {breakdown['tier2']} for tier 2 + "
                  f"{3 * breakdown['tier3']} for tier 3"),
+                code="final_score",
+                params={**breakdown, "best": [r.lower() for r in breakdown["best"]]},
                 **breakdown))
         why = ("three empty stacks in a line: " + ", ".join(map(str, reason["line"]))
                if reason["reason"] == "line" else
@@ -334,7 +336,9 @@ class TrivinityState(State[TrivinityAction]):
         result = self.result()
         events.append(Event("game_end", None, label=f"The game ends: {why}",
                             data={**reason, "scores": list(result.scores),
-                                  "ranks": list(result.ranks)}))
+                                  "ranks": list(result.ranks)},
+                            code=f"game_over.{reason['reason']}",
+                            params={**reason, "winners": list(result.winners)}))
 
     def result(self) -> Result:
         """Places by score; ties go to the player who had fewer turns, then to more tier-3

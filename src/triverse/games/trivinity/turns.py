@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from triverse.core.events import Event
 from triverse.games.trivinity import effects
 from triverse.games.trivinity.actions import TrivinityAction
+from triverse.games.trivinity.messages import with_message
 from triverse.games.trivinity.rules import BUY, DELAYED, HAND_SIZE, MAIN, PLAY, Pending, pay
 from triverse.games.trivinity.text import cost_text, worth_text
 
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
 def apply_action(state: TrivinityState, action: TrivinityAction) -> list[Event]:
     """Apply ``action``, then run the effects it started until one asks or all are done."""
     events: list[Event] = []
+    _apply(state, action, events)
+    return [with_message(e) for e in events]
+
+
+def _apply(state: TrivinityState, action: TrivinityAction, events: list[Event]) -> None:
     kind, arg = action.kind, action.arg
     if state.pending is not None:
         answer(state, kind, arg, events)
@@ -42,7 +48,6 @@ def apply_action(state: TrivinityState, action: TrivinityAction) -> list[Event]:
         end_turn(state, events)
     if not state.over and state.pending is None and state.frames:
         effects.run(state, events)
-    return events
 
 
 def play(state: TrivinityState, slot: int, events: list[Event]) -> None:
@@ -93,7 +98,8 @@ def _maybe_free_gain(state: TrivinityState, p: int, events: list[Event]) -> None
         return
     state.free_used = True
     if not any(state.stacks[s] for s in range(3)):
-        events.append(Event("no_target", p, label="No tier-1 card is left to take for free"))
+        events.append(Event("no_target", p, label="No tier-1 card is left to take for free",
+                            code="no_free_card"))
         return
     state.pending = Pending(p, "free", True, p, -1, MAIN, 0)
 
@@ -166,16 +172,18 @@ def answer(state: TrivinityState, kind: str, arg: int, events: list[Event]) -> N
         if kind == "stack":
             state._gain_from_stack(pending.player, arg - 1, False, events, "free")
         else:
-            events.append(Event("pass", pending.player, label="Takes no free card"))
+            events.append(Event("pass", pending.player, label="Takes no free card",
+                                code="declined_free"))
         return
     if pending.kind == "block":
         if kind == "block":
             effects.block(state, pending, arg - 1, events)
         else:
-            events.append(Event("allow", pending.player, label="Does not block"))
+            events.append(Event("allow", pending.player, label="Does not block",
+                                code="allowed"))
         return
     step = state.pending_step(pending)
     if kind == "pass":
-        events.append(Event("pass", pending.player, label="Declines"))
+        events.append(Event("pass", pending.player, label="Declines", code="declined"))
         return
     effects.resolve(state, step, pending, arg, events)

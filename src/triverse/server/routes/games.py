@@ -8,6 +8,7 @@ from fastapi import APIRouter, Response
 
 from triverse.ai import LEVELS
 from triverse.ai.knowledge import knowledge_for
+from triverse.core.messages import CORE_MESSAGES
 from triverse.server.catalog import GameEntry
 from triverse.server.errors import ServerError, clip
 from triverse.server.routes.deps import ERRORS, Service
@@ -27,6 +28,7 @@ def game_info(entry: GameEntry) -> GameInfo:
         default_players=cls.default_players,
         options=[OptionInfo(**spec.to_json()) for spec in cls.option_specs],
         variants=dict(cls.variants),
+        messages={**CORE_MESSAGES, **cls.messages},
         think_default=knowledge_for(entry.name).default_budget,
         view=entry.view, rules=entry.rules,
     )

@@ -29,7 +29,9 @@ async function call(method, path, { body, token } = {}) {
   }
   if (!answer.ok) {
     const e = (data && data.error) || {};
-    throw new ApiError(e.code || "http_error", e.message || `HTTP ${answer.status}`, answer.status);
+    const error = new ApiError(e.code || "http_error", e.message || `HTTP ${answer.status}`, answer.status);
+    if (e.reason) error.reason = e.reason;  // an engine's refusal as a message code
+    throw error;
   }
   return data;
 }

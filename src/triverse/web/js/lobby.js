@@ -65,9 +65,9 @@ function gameCard(game, data) {
       h("div", { class: "game-card-actions" },
         can
           ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
-            onclick: () => newGameDialog(game, data) }, "New game")
+            "aria-label": `New game of ${game.title}`, onclick: () => newGameDialog(game, data) }, "New game")
           : null,
-        rules ? h("a", { href: rules, class: "button-link" }, "Rules") : null)));
+        rules ? h("a", { href: rules, class: "button-link", "aria-label": `Rules of ${game.title}` }, "Rules") : null)));
 }
 
 /** The statistics against the computer kept in this browser, one row per board played. */

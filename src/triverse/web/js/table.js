@@ -16,7 +16,8 @@
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
 import { api, recordUrl } from "./api.js";
 import { Connection } from "./connection.js";
-import { loadView } from "./games.js";
+import { loadCatalogue, loadView } from "./games.js";
+import { groupEvents, renderMessage } from "./messages.js";
 import { openPreferences } from "./prefs.js";
 import { cheer, chime, click } from "./sound.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
@@ -47,6 +48,7 @@ export class Table {
     this.identity = null;        // the seat whose socket is open (null: spectator)
     this.tokens = new Map();     // seat -> token held by this browser
     this.hotseat = false;
+    this.messages = {};          // the game's message templates, by code (messages.js)
     this.lastSeen = null;        // highest log move shown in the feed
     this.shownFinal = false;
     this.busy = false;
@@ -79,6 +81,25 @@ export class Table {
     const text = `Refused: ${message}`;
     this.el.refusal.textContent = text;
     announce(text);
+  }
+
+  /** Why the server refused (an answer or error): from the rules' message code when it has
+   * one ("3-5 would cross 1-2"), else the server's message. */
+  refusalText(answer) {
+    const r = answer.reason;
+    const names = this.view ? this.view.players.map((p) => p.name) : [];
+    return (r && renderMessage(this.messages, r.code, r.params, { names })) || answer.message;
+  }
+
+  /** An event in words, from its message code ("Ann drew 7 tiles (-35)"); its label when the
+   * code has no template. */
+  eventText(e, names) {
+    const who = e.player === null || e.player === undefined ? "" : names[e.player];
+    const text = renderMessage(this.messages, e.code, e.params, { who, points: e.points, names });
+    if (text !== null) return text;
+    const label = this.ui.nameLabel(e.label, names);
+    const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
+    return plain || !who ? label : `${who}: ${label}`;
   }
 
   clearRefusal() {
@@ -121,12 +142,12 @@ export class Table {
         this.busy = false;
         this.receive(r.view);
       } catch (err) {
-        answer = { type: "error", code: err.code, message: err.message };
+        answer = { type: "error", code: err.code, message: err.message, reason: err.reason };
       }
     }
     this.busy = false;
     if (answer.type === "error") {
-      this.refuse(answer.message);
+      this.refuse(this.refusalText(answer));
       if (answer.code === "stale_move" && this.conn) this.conn.sync();
     }
     if (this.view) this.render(this.view);
@@ -218,7 +239,7 @@ export class Table {
     this.el = el;
     el.title = h("h1", { class: "match-title" }, "Loading…");
     el.round = h("span", { class: "round" });
-    el.status = h("p", { class: "status", id: "status", role: "status" });
+    el.status = h("p", { class: "status", id: "status" });
     el.connection = h("span", { class: "connection", "aria-live": "polite" });
     el.pause = h("button", { type: "button", class: "tool", "data-action": "pause", "aria-pressed": "false",
       title: "Pause the computer players (P or Caps Lock)", onclick: () => this.togglePause() }, "Pause");
@@ -245,7 +266,7 @@ export class Table {
 
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
-    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last" });
+    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last", tabindex: "0" });
     el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": "The veteran's review" });
     const side = h("aside", { class: "side", "aria-label": "Scores and events" },
       h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),
@@ -294,6 +315,7 @@ export class Table {
         return null;
       }
       this.ui = ui;
+      this.messages = await messagesOf(game.name);
       this.section.dataset.game = game.name;
       this.section.dataset.kind = ui.kind;
       if (ui.rules) this.el.rulesLink.href = ui.rules;
@@ -420,6 +442,10 @@ export class Table {
       if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
     }
     if (this.spectatorOnly) status = `Watching: this browser holds no seat here · ${status}`;
+    // Screen readers hear whose turn it is through the page's polite live region, once a turn.
+    const turn = `${view.move}|${view.to_move}|${view.finished}`;
+    if (turn !== this.announcedTurn && !view.finished && !this.replaying) announce(status);
+    this.announcedTurn = turn;
     if (this.hintShown && (this.hintShown.move !== view.move || !view.your_turn || this.replaying)) this.clearHint();
     if (this.hintShown) status = `${status} · Hint: ${ui.actionText(this.hintShown.action)}`;
     this.el.status.textContent = status;
@@ -500,21 +526,20 @@ export class Table {
     const label = (text) => this.ui.nameLabel(text, names);
     const newEntries = log.filter((entry) => this.lastSeen === null || entry.move > this.lastSeen);
     for (const entry of newEntries) {
-      for (const e of entry.events) {
-        if (!e.label) continue;
-        const who = e.player === null || e.player === undefined ? "" : names[e.player];
-        const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
-        const text = plain ? label(e.label) : `${who}: ${label(e.label)}`;
-        this.el.feed.append(h("li", { class: `ev ev-${e.kind} ${e.data && e.data.reason ? `r-${e.data.reason}` : ""}`, "data-move": entry.move }, text));
+      const shown = groupEvents(entry.events.filter((e) => e.label));
+      for (const e of shown) {
+        const text = this.eventText(e, names);
+        if (!text) continue;   // said by another line (a placing line's total)
+        this.el.feed.append(h("li", { class: `ev ev-${e.kind} ${e.data && e.data.reason ? `r-${e.data.reason}` : ""}`, "data-move": entry.move, "data-code": e.code || "" }, text));
         if (fresh) continue;
         if (e.kind === "score" && this.ui.bigReasons.includes(e.data.reason)) {
-          this.toast(`${who}: ${label(e.label)}`);
+          this.toast(text);
           if (this.ui.chimeReasons.includes(e.data.reason)) chime();
         }
       }
       if (!fresh) {
-        if (this.gameView.onLogEntry) this.gameView.onLogEntry(entry, { names, label });
-        const summary = entry.events.filter((e) => e.label).map((e) => label(e.label)).join(", ");
+        if (this.gameView.onLogEntry) this.gameView.onLogEntry(entry, { names, label, text: (e) => this.eventText(e, names) });
+        const summary = shown.map((e) => this.eventText(e, names)).filter(Boolean).join(", ");
         if (summary) announce(summary);
         const roundEnd = entry.events.find((e) => e.kind === "round_end");
         if (roundEnd && !entry.events.some((e) => e.kind === "game_end")) this.roundDialog(roundEnd, view, names);
@@ -535,7 +560,7 @@ export class Table {
       h("td", {}, String(scores[i]))));
     openDialog({
       title: d.round ? `End of round ${d.round}` : "End of the round",
-      body: h("div", {}, h("p", {}, this.ui.nameLabel(event.label, names)),
+      body: h("div", {}, h("p", {}, this.eventText(event, names)),
         h("table", { class: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"),
           d.hand_totals ? h("th", {}, "Left in hand") : null, h("th", {}, "Score"))), h("tbody", {}, ...rows))),
       className: "round-dialog",
@@ -892,4 +917,17 @@ function icon(d) {
   p.setAttribute("d", d);
   s.append(p);
   return s;
+}
+
+
+/** The English templates of a game's message codes, from the lobby's catalogue ({} if it
+ * cannot be had: the feed falls back on the events' labels). */
+async function messagesOf(name) {
+  try {
+    const catalogue = await loadCatalogue();
+    const info = catalogue.games.find((g) => g.name === name);
+    return (info && info.messages) || {};
+  } catch {
+    return {};
+  }
 }

@@ -34,15 +34,17 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
       disabled: a.disabled, title: a.title, "data-value": String(a.value),
       onclick: () => close(a.value),
     }, a.label));
+    const bodyBox = h("div", { class: "dialog-body" }, body);
     const dlg = h("dialog", { class: `dialog ${className}`, "aria-labelledby": titleId },
       h("h2", { id: titleId }, title),
-      h("div", { class: "dialog-body" }, body),
+      bodyBox,
       h("div", { class: "dialog-actions" }, buttons));
     let done = false;
     function close(value) {
       if (done) return;
       done = true;
       dialogDepth -= 1;
+      watch.disconnect();
       dlg.close();
       dlg.remove();
       if (before && before.focus && document.contains(before)) before.focus();
@@ -52,14 +54,51 @@ export function openDialog({ title, body, actions = [{ label: "Close", value: nu
       e.preventDefault();
       if (dismissible) close(null);
     });
+    dlg.addEventListener("keydown", (e) => trapTab(dlg, e));
     dlg.close_ = close;
     document.body.append(dlg);
     dialogDepth += 1;
     dlg.showModal();
-    const primary = buttons.find((b) => b.classList.contains("primary") && !b.disabled);
-    (primary || buttons.find((b) => !b.disabled) || dlg).focus();
+    // A body that scrolls (a long end screen on a phone) can be scrolled with the keyboard.
+    const scrolls = () => {
+      if (bodyBox.scrollHeight > bodyBox.clientHeight + 1
+        || bodyBox.scrollWidth > bodyBox.clientWidth + 1) bodyBox.tabIndex = 0;
+      else bodyBox.removeAttribute("tabindex");
+    };
+    const watch = new ResizeObserver(scrolls);
+    watch.observe(bodyBox);
+    for (const child of bodyBox.children) watch.observe(child);
+    scrolls();
+    const auto = document.activeElement;
     if (onOpen) onOpen(dlg, close);
+    // Focus inside the dialog, after onOpen (which may replace its buttons, or focus a control
+    // of its own): the primary button, else the first enabled one, else the dialog itself.
+    if (document.activeElement === auto || !dlg.contains(document.activeElement)) {
+      const enabled = [...dlg.querySelectorAll(".dialog-actions button")].filter((b) => !b.disabled);
+      const primary = enabled.find((b) => b.classList.contains("primary"));
+      (primary || enabled[0] || dlg).focus();
+    }
   });
+}
+
+const FOCUSABLE = "button, [href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+
+/** Keep Tab and Shift+Tab inside the dialog: from its last control to its first and back. */
+function trapTab(dlg, e) {
+  if (e.key !== "Tab" || e.altKey || e.ctrlKey || e.metaKey) return;
+  const items = [...dlg.querySelectorAll(FOCUSABLE)].filter((el) => !el.disabled
+    && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0);
+  if (!items.length) { e.preventDefault(); return; }
+  const first = items[0];
+  const last = items[items.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !dlg.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !dlg.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 /** Close every open dialog (leaving a page). */

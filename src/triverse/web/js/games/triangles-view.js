@@ -13,7 +13,14 @@ import {
   triangleShape,
 } from "./starfield.js";
 
-const REASONS = ["already drawn", "passes through a star", "crosses a line"];
+// The refusals a line flashes with, by the engine's message code (docs/messages.md).
+const REASONS = {
+  "refused.already_drawn": "already drawn",
+  "refused.passes_star": "passes through a star",
+  "refused.crosses": "crosses a line",
+  "refused.same_star": "one star twice",
+  "refused.no_such_star": "no such star",
+};
 const FLASH_MS = 2800;
 const TYPE_MS = 1200;
 
@@ -21,13 +28,16 @@ export function createView(table, host) {
   return new TrianglesView(table, host);
 }
 
-/** The reason phrase of a refusal ("crosses a line"), from the server's message
- * ("1-3: crosses a line: 1-3 would cross 0-2"). */
-export function reasonOf(message) {
-  const found = REASONS.find((r) => message.includes(r));
-  if (found) return found;
-  const parts = message.split(": ");
-  return parts.length > 1 ? parts[1] : message;
+/** The short phrase a refused line flashes with ("crosses a line"), from the refusal's
+ * message code (the server's `reason`); "refused" for any other. */
+export function reasonOf(reason) {
+  return (reason && REASONS[reason.code]) || "refused";
+}
+
+/** A line "c-d" as its two stars, or null. */
+function starsOf(line) {
+  const m = /^(\d+)-(\d+)$/.exec(line || "");
+  return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
 class TrianglesView {
@@ -314,13 +324,14 @@ class TrianglesView {
     this.updateStarStates();
   }
 
-  /** Flash a refused line with its reason, and what it collides with. */
-  flashRefused(a, b, message) {
-    const reason = reasonOf(message);
-    const cross = /would cross (\d+)-(\d+)/.exec(message);
-    const through = /passes star (\d+)/.exec(message);
-    this.flash = { a, b, reason, cross: cross ? [Number(cross[1]), Number(cross[2])] : null,
-      star: through ? Number(through[1]) : null };
+  /** Flash a refused line with its reason, and what it collides with (from the refusal's
+   * message code and parameters: the line it would cross, the star it passes). */
+  flashRefused(a, b, refusal) {
+    const params = (refusal && refusal.params) || {};
+    const code = refusal && refusal.code;
+    this.flash = { a, b, reason: reasonOf(refusal),
+      cross: code === "refused.crosses" ? starsOf(params.other) : null,
+      star: code === "refused.passes_star" && Number.isInteger(params.star) ? params.star : null };
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => { this.flash = null; this.layers.flash.replaceChildren(); }, FLASH_MS);
     this.drawFlash();
@@ -387,7 +398,7 @@ class TrianglesView {
     if (!answer || answer.type === "error") {
       this.pending = null;
       this.draw();
-      if (answer) this.flashRefused(a, b, answer.message);
+      if (answer) this.flashRefused(a, b, answer.reason);
     }
   }
 

@@ -50,8 +50,6 @@ function boardChoice(game) {
   };
 }
 
-const playerNames = (text, names) => text.replace(/\bPlayer (\d+)\b/g, (m, n) => names[Number(n) - 1] ?? m);
-
 /** Triangles' entry (docs/web.md, "Adding a game's UI"). */
 export const ui = {
   kind: "triangles",
@@ -69,7 +67,6 @@ export const ui = {
     const n = (k, one) => `${k} ${one}${k === 1 ? "" : "s"}`;
     return { text: `${n(obs.lines.length, "line")}, ${n(obs.triangles.length, "triangle")}`, title: "Drawn and closed so far" };
   },
-  nameLabel: playerNames,
   headline(view, { winners, identity, hotseat }) {
     const draw = winners.length > 1;
     if (view.mode === "computer" && identity !== null && !hotseat) {

@@ -118,6 +118,10 @@ class TrivinityView {
       h("div", { class: "tv-right" }, e.final, e.mine, e.opponents, e.limbo));
     host.board.append(e.root);
     host.board.classList.add("tv-host");
+    // The board scrolls when it does not fit: the keyboard can scroll it too.
+    Object.assign(host.board, { tabIndex: 0 });
+    host.board.setAttribute("role", "region");
+    host.board.setAttribute("aria-label", "The board");
     e.grid.addEventListener("click", (ev) => {
       const b = ev.target.closest("[data-stack]");
       if (b && !b.disabled) this.clickStack(Number(b.dataset.stack));
@@ -260,12 +264,12 @@ class TrivinityView {
     const modules = ["core", ...(this.view.observation.modules || [])];
     this.el.limbo.replaceChildren(h("p", { class: "tv-small tv-modules", "data-modules": modules.join(" ") }, "Modules: ",
       ...modules.map((m) => h("span", { class: "tv-module", "data-module": m }, symbolIcon(MODULE_SYMBOLS[m] || "line"), ` ${MODULE_NAMES[m] || m} `))),
-    h("h3", {}, "Limbo ", h("small", {}, `${limbo.face_up.length} face up, ${limbo.face_down} face down`)),
+    h("h2", {}, "Limbo ", h("small", {}, `${limbo.face_up.length} face up, ${limbo.face_down} face down`)),
       h("div", { class: "tv-row" }, ...items));
   }
 
   pile(title, cards, attrs = {}) {
-    return h("div", { class: "tv-pile", ...attrs }, h("h4", {}, title, " ", h("small", {}, String(cards.length))),
+    return h("div", { class: "tv-pile", ...attrs }, h("h3", {}, title, " ", h("small", {}, String(cards.length))),
       h("div", { class: "tv-row" }, ...cards.map((id) => cardFace(id, { compact: true }))));
   }
 
@@ -278,7 +282,7 @@ class TrivinityView {
     const me = obs.players[seat];
     const pool = obs.pool || {};
     this.el.mine.replaceChildren(...[
-      h("h3", {}, "You ", h("small", {}, `deck ${me.deck_size} · discard ${me.discard.length} · hand ${me.hand_size}`)),
+      h("h2", {}, "You ", h("small", {}, `deck ${me.deck_size} · discard ${me.discard.length} · hand ${me.hand_size}`)),
       h("div", { class: "tv-pool", "data-pool": "" }, ...RES.map((r) => h("span", { class: `tv-res tv-${r}`, "data-res": r },
         symbolResource(r), `${RES_NAME[r]} `, h("strong", {}, String(pool[r] || 0)))),
       obs.discount ? h("span", { class: "tv-res" }, `discount ${obs.discount}`) : null),
@@ -295,7 +299,7 @@ class TrivinityView {
     this.el.opponents.replaceChildren(...others.map(([p, q]) => h("div", {
       class: `tv-opponent${v.to_move === q ? " to-move" : ""}`, "data-seat": q,
     },
-    h("h3", {}, names[q] || `Player ${q + 1}`, " ", h("small", { "data-sizes": "" },
+    h("h2", {}, names[q] || `Player ${q + 1}`, " ", h("small", { "data-sizes": "" },
       `deck ${p.deck_size} · discard ${p.discard.length} · hand ${p.hand_size}`)),
     this.find(`seat ${q + 1}`) ? h("button", { type: "button", class: "tv-choose-seat", "data-choose-seat": q + 1,
       onclick: () => this.sendNotation(`seat ${q + 1}`) }, `Choose ${names[q] || `Player ${q + 1}`}`) : null,
@@ -338,7 +342,7 @@ class TrivinityView {
     const end = v.observation.end || {};
     const why = end.reason === "line" ? `three empty stacks in a line (${(end.line || []).join(", ")})`
       : end.reason === "turn_limit" ? `every player has had ${end.turns} turns` : "";
-    e.replaceChildren(...[h("h3", {}, "Final score"), why ? h("p", { class: "tv-small" }, `The game ended: ${why}.`) : null,
+    e.replaceChildren(...[h("h2", {}, "Final score"), why ? h("p", { class: "tv-small" }, `The game ended: ${why}.`) : null,
       this.scoreTable()].filter(Boolean));
   }
 

@@ -1,0 +1,45 @@
+"""Trident's message codes and their English templates (docs/messages.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+MESSAGES: Mapping[str, str] = {
+    "played": "{who} played {play} for {total}",
+    "score.pair": "{who}: pair {sum} for {total}",
+    "score.trio": "{who}: trio {sum} for {total}",
+    "score.tile": "{who}: tile {sum} for {total}",
+    "score.triton": "{who}: Triton +{bonus}",
+    "score.other_racks": "{who}: tiles left on the other racks +{points}",
+    "score.own_rack": "{who}: tiles left on the rack {points}",
+    "drew": "{who} drew a tile|{who} drew {count} tiles",
+    "exchanged": "{who} exchanged a tile|{who} exchanged {count} tiles",
+    "passed": "{who} passed",
+    "timed_out": "{who} ran out of time",
+    "bag_count": "1 tile left in the bag|{count} tiles left in the bag",
+    "bis": "{who} plays again (BIS square)",
+    "game_over.out": "Game over: the last tile is down",
+    "game_over.passes": "Game over: everybody passed",
+    "game_over.stalled": "Game over: no tile placed for three rounds",
+    "refused.game_over": "the game is over",
+    "refused.not_an_action": "that is not a Trident action",
+    "refused.no_time_limit": "this game has no time limit",
+    "refused.tile_count": "a play places 1, 2 or 3 tiles, not {count}",
+    "refused.not_a_placement": "that is not a tile placement",
+    "refused.off_board": "square {square} is off the board",
+    "refused.bad_value": "a tile's value is 0 to 15, not {value}",
+    "refused.square_twice": "a square is named twice",
+    "refused.not_on_rack": "you do not have {tile} on your rack",
+    "refused.occupied": "square {square} is taken",
+    "refused.not_in_line": "the tiles of a play go in one row or one column",
+    "refused.gap": "the tiles must touch: {square} between them is empty",
+    "refused.centre": "the first play covers the centre star",
+    "refused.no_contact": "a play must touch a tile already on the board",
+    "refused.opening_square": "the first {count} tiles may not form a {side}x{side} square",
+    "refused.run_too_long": "never more than three tiles side by side",
+    "refused.pair_over_15": "two tiles side by side total 15 or less, not {sum} = {total}",
+    "refused.trio_not_15": "three tiles side by side total exactly 15, not {sum} = {total}",
+    "refused.exchange_count": "an exchange returns 1, 2 or 3 tiles, not {count}",
+    "refused.not_tiles": "those are not tiles",
+    "refused.exchange_bag": "exchanges need {minimum} tiles in the bag; it holds {bag}",
+}
