@@ -50,7 +50,7 @@ def toy_plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--long``: the long versions of the property tests (the secrets test's 10,000 games
-    of each kind, in ``tests/server/test_server_leaks.py``)."""
+    """``--long``: the long versions of the property tests (the secrets test's 10,000 games,
+    2,000 of each kind, in ``tests/server/test_server_leaks.py``)."""
     parser.addoption("--long", action="store_true", default=False,
-                     help="run the long versions of the property tests (10,000 games a kind)")
+                     help="run the long versions of the property tests (10,000 games in all)")

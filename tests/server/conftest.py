@@ -14,10 +14,12 @@ from triverse.server.app import create_app
 
 
 @pytest.fixture(autouse=True)
-def _no_hang() -> Iterator[None]:
-    """A websocket test waiting for a message that never comes would hang: after two minutes,
-    print every thread's stack and stop instead."""
-    faulthandler.dump_traceback_later(120, exit=True, file=sys.stderr)
+def _no_hang(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A websocket test waiting for a message that never comes would hang: after two minutes
+    (two hours for the long property tests of ``--long``), print every thread's stack and stop
+    instead."""
+    limit = 7200 if request.config.getoption("--long") else 120
+    faulthandler.dump_traceback_later(limit, exit=True, file=sys.stderr)
     yield
     faulthandler.cancel_dump_traceback_later()
 

@@ -4,8 +4,8 @@ Before a game ends, nothing a seat (or a spectator) is sent holds the match seed
 derived from it, the tiles hidden from it, or the order of a hidden pile (a pool, a bag, a
 deck, face-down cards, another seat's hand). The bulk runs on the engines, which make all a
 view holds (observation, legal actions, previews, errors, events): :data:`GAMES` games of each
-kind, 10,000 with ``--long``. A few games then run whole through the server's websocket and
-REST API, and everything they sent is scanned too. ``leak_checks`` says how.
+kind, 2,000 (10,000 in all) with ``--long``. A few games then run whole through the server's
+websocket and REST API, and everything they sent is scanned too. ``leak_checks`` says how.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from triverse.server.config import settings_with
 
 GAMES = 200
 """Games per kind in the normal suite."""
-LONG_GAMES = 10_000
-"""Games per kind with ``pytest --long``."""
+LONG_GAMES = 2_000
+"""Games per kind with ``pytest --long``: 10,000 games over the five kinds."""
 TWINS = 6
 """Positions per game (besides the first) where each viewer's answers are compared with a
 twin world's; the seed and hidden-pile scans run at every position."""
