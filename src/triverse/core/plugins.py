@@ -68,7 +68,7 @@ class GamePlugin:
 
     def game_class(self) -> type[Game[Any, Any]]:
         """The engine class, imported on first use."""
-        return _resolve_game(self.engine)
+        return resolve_game(self.engine)
 
 
 def resolve(path: str) -> Any:
@@ -85,7 +85,9 @@ def resolve(path: str) -> Any:
 
 
 @functools.cache
-def _resolve_game(path: str) -> type[Game[Any, Any]]:
+def resolve_game(path: str) -> type[Game[Any, Any]]:
+    """The :class:`~triverse.core.game.Game` subclass a ``"package.module:Class"`` path names
+    (imported once); :class:`OptionError` if it names something else."""
     from triverse.core.game import Game
 
     cls = resolve(path)
@@ -117,7 +119,7 @@ def refresh() -> None:
     """Forget what was found, so that the next look-up reads the entry points again (after a
     package was installed, or a test put a plugin on ``sys.path``)."""
     _registry.cache_clear()
-    _resolve_game.cache_clear()
+    resolve_game.cache_clear()
 
 
 def plugin(name: str) -> GamePlugin:

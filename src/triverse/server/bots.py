@@ -20,7 +20,7 @@ thinking so far goes first, so that a novice's move is not stuck behind many vet
 
 This module imports nothing from the web stack, so worker processes start quickly under the
 ``spawn`` and ``forkserver`` start methods too. Game classes are loaded by
-:func:`triverse.server.catalog.game_class_at`.
+:func:`triverse.core.plugins.resolve_game`.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from triverse.ai.knowledge import Memory
 from triverse.ai.review import hint, review
 from triverse.core.game import Game, Observation
 from triverse.core.options import OptionValue
+from triverse.core.plugins import resolve_game
 from triverse.core.records import Record
-from triverse.server.catalog import game_class_at
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class GameSpec:
 
 @functools.lru_cache(maxsize=64)
 def _build_game(spec: GameSpec) -> Game[Any, Any]:
-    return game_class_at(spec.module)(spec.players, dict(spec.options))
+    return resolve_game(spec.module)(spec.players, dict(spec.options))
 
 
 def choose_notation(

@@ -2,9 +2,9 @@
 
 One place for game lookup: every plugin of :mod:`triverse.core.plugins` becomes a
 :class:`GameEntry` of a :class:`GameCatalog`, and a game's class is imported from its
-``"package.module:Class"`` path by :func:`game_class_at` (also in the computer players'
-workers, through :class:`~triverse.server.bots.GameSpec`). This module imports nothing of the
-web stack.
+``"package.module:Class"`` path by :func:`triverse.core.plugins.resolve_game` (also in the
+computer players' workers, through :class:`~triverse.server.bots.GameSpec`). This module
+imports nothing of the web stack.
 
 >>> catalog = GameCatalog()
 >>> name = next(iter(catalog.games))
@@ -21,18 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from triverse.core.errors import OptionError
 from triverse.core.game import Game
-from triverse.core.plugins import plugins, resolve
+from triverse.core.plugins import plugins, resolve_game
 from triverse.server.errors import ServerError, clip
-
-
-def game_class_at(path: str) -> type[Game[Any, Any]]:
-    """The game class a ``"package.module:ClassName"`` path names."""
-    cls = resolve(path)
-    if not (isinstance(cls, type) and issubclass(cls, Game)):
-        raise OptionError(f"{path!r} is not a Game subclass")
-    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +44,7 @@ class GameEntry:
 
     def cls(self) -> type[Game[Any, Any]]:
         """The game's class."""
-        return game_class_at(self.module)
+        return resolve_game(self.module)
 
 
 class GameCatalog:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from triverse.core.errors import OptionError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
-from triverse.core.plugins import GamePlugin, plugins, resolve
+from triverse.core.plugins import plugins, resolve
 
 if TYPE_CHECKING:
     from triverse.ai.search import SearchLimits, SearchResult
@@ -50,13 +50,11 @@ def knowledge_for(game: str | AnyGame) -> Knowledge:
     name = game if isinstance(game, str) else game.name
     found = _CACHE.get(name)
     if found is None:
-        path = plugins().get(name, _NO_PLUGIN).knowledge
+        plugin = plugins().get(name)
+        path = None if plugin is None else plugin.knowledge
         found = Knowledge() if path is None else _knowledge_at(path)
         _CACHE[name] = found
     return found
-
-
-_NO_PLUGIN = GamePlugin(engine="")
 
 
 def _knowledge_at(path: str) -> Knowledge:

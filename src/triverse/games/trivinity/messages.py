@@ -12,7 +12,6 @@ set a code of their own where they are made.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from triverse.core.events import Event
 from triverse.games.trivinity.cards import load_table
@@ -93,4 +92,7 @@ def with_message(event: Event) -> Event:
         data["cards"] = data.pop("keys")
     if event.kind == "shuffle":
         data = {"count": data["cards"]}
-    return replace(event, code=event.kind, params=data)
+    # Built directly, not by dataclasses.replace: every event of every move passes here,
+    # in the computer players' simulations too.
+    return Event(event.kind, event.player, event.points, event.label, event.data, event.secret,
+                 event.kind, data)
