@@ -2,6 +2,7 @@
 //   /                      the lobby (games, New Game, My games)
 //   /play/{id}?seat=N#tok  a seat at a table (an invite link), or hot-seat
 //   /watch/{id}[?replay=K] a spectator; with replay, step through a finished game
+import { initI18n } from "./i18n.js";
 import { openPreferences } from "./prefs.js";
 
 window.triverseNavigate = (url) => { location.assign(url); };
@@ -9,6 +10,7 @@ window.triverseNavigate = (url) => { location.assign(url); };
 document.getElementById("prefs-button").addEventListener("click", () => openPreferences());
 
 async function route() {
+  await initI18n();
   const app = document.getElementById("app");
   const path = location.pathname;
   const match = path.match(/^\/(play|watch)\/([^/]+)\/?$/);
