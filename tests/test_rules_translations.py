@@ -135,7 +135,8 @@ def test_a_translated_page_keeps_the_english_head(english: Path, lang: str) -> N
     html = _translation(english, lang).read_text(encoding="utf-8")
     original = english.read_text(encoding="utf-8")
     assert html.count(f'<html lang="{lang}">') == 1
-    assert html.count(webpages.SITE_HEADER) == 1
+    assert html.count(webpages.site_header(lang)) == 1  # the header in the page's language
+    assert webpages.site_header(lang) != webpages.SITE_HEADER
     mine = webpages.parse_rules_page(html.replace(f'<html lang="{lang}">', '<html lang="en">'))
     theirs = webpages.parse_rules_page(original)
     assert (mine.head_before, mine.head_after) == (theirs.head_before, theirs.head_after)
