@@ -129,6 +129,11 @@ def test_trident_on_a_phone(server: LiveServer, new_page: Any) -> None:
     clock.wait_for()
     assert "left" in clock.inner_text()
     assert 250 <= int(clock.get_attribute("data-seconds") or 0) <= 300
+    # The heading: the bag count and whose turn, within the screen.
+    heading = page.locator(".match-heading .round")
+    assert heading.inner_text() == f"{len(state_of(server, mid).bag)} tiles in the bag · Your turn"
+    box = heading.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     for sq in ("0:0", "14:14"):
