@@ -247,6 +247,12 @@ def test_trident_premium_labels_meet_wcag_aa(server: LiveServer, new_page: Any) 
         assert kinds == {"td-double": 9, "td-triple": 8, "td-bis": 8, "td-star": 1}, kinds
         texts = {item["text"] for item in labels}
         assert texts == {"×2", "×3", "BIS", "★"}, texts
+        # Hovered, a premium square keeps its colour and its label's contrast.
+        if viewport is None:
+            for sq in ("1:1", "1:4", "3:7", "7:7"):
+                page.hover(f".td-sq[data-sq='{sq}']")
+                item = next(i for i in page.evaluate(PREMIUM_LABELS_JS) if i["sq"] == sq)
+                assert contrast(item["color"], item["background"]) >= 4.5, item
         screenshot(page, f"trident-premium-{label}")
         page.close()
 
