@@ -352,8 +352,10 @@ def test_a_picked_star_shows_its_legal_partners_and_closing_lines(
     assert legal == {(line.a, line.b) for line in state.legal_actions()}
     # Picked with a tap: its partners are exactly the stars of the legal lines at it.
     x, y = star_centre(page, star)
+    before = field_box(page)
     page.mouse.click(x, y)
     page.wait_for_selector(f".starfield [data-star='{star}'].selected")
+    assert field_box(page) == before, "picking a star moved the stars"
     marked = marked_stars(page)
     assert marked["partner"] == set(expected), "the partners are not the legal lines' stars"
     assert marked["closer"] == closers, "the closing lines are not marked"
@@ -379,6 +381,19 @@ def test_a_picked_star_shows_its_legal_partners_and_closing_lines(
     page.wait_for_selector(f".starfield [data-star='{other}'].selected")
     assert marked_stars(page)["partner"] == set(partners(state, other))
     page.keyboard.press("Escape")
+    # On a phone too, picking a star leaves the field where it is (the tray keeps its height).
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(150)
+    before = field_box(page)
+    x, y = star_centre(page, star)
+    page.mouse.click(x, y)
+    page.wait_for_selector(f".starfield [data-star='{star}'].selected")
+    assert marked_stars(page)["closer"] == closers
+    assert field_box(page) == before, "picking a star moved the stars"
+    screenshot(page, "triangles-partners-390x844")
+    page.keyboard.press("Escape")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(150)
     # Drawing a closing line scores, and the marks go with the pick.
     target = min(closers)
     draw_line(page, star, target, "tap")
@@ -386,6 +401,12 @@ def test_a_picked_star_shows_its_legal_partners_and_closing_lines(
     assert sum(state_of(server, mid).scores) == expected[target]
     assert page.locator(".starfield .sf-star.partner").count() == 0
     assert page.locator(".starfield .sf-line.closing").count() == 0
+
+
+def field_box(page: Any) -> dict[str, float]:
+    """Where the star field is on the page."""
+    box: dict[str, float] = page.locator(".starfield").bounding_box()
+    return box
 
 
 def marked_stars(page: Any) -> dict[str, set[int]]:

@@ -1,5 +1,6 @@
-// The keyboard of the Triangles view (triangles-view.js): moving between stars with the arrow
-// keys, and the rows the table's keyboard help lists for this game.
+// The keyboard of the Triangles view (triangles-view.js): a star's number typed gives it the
+// focus, the arrow keys move to the nearest star that way, Enter or Space picks, Escape lets
+// go; and the rows the table's keyboard help lists for this game.
 import { t } from "../i18n.js";
 
 const TYPE_MS = 1200;
