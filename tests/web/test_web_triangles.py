@@ -350,6 +350,14 @@ def test_a_picked_star_shows_its_legal_partners_and_closing_lines(
     view = server_view(page, mid, token_of(page, mid, seat))
     legal = {(a["fields"]["a"], a["fields"]["b"]) for a in view["legal_actions"]}
     assert legal == {(line.a, line.b) for line in state.legal_actions()}
+    # For every star, the view's partners and the triangles each line closes are the engine's.
+    every = page.evaluate("""async (view) => {
+        const m = await import('/js/games/triangles-legal.js');
+        return view.observation.stars.map((_, s) => Object.fromEntries([...m.partnersOf(
+            view.observation, view.legal_actions, s)].map(([o, thirds]) => [o, thirds.length])));
+    }""", view)
+    assert [{int(k): v for k, v in p.items()} for p in every] == [
+        partners(state, s) for s in range(len(state.board.stars))]
     # Picked with a tap: its partners are exactly the stars of the legal lines at it.
     x, y = star_centre(page, star)
     before = field_box(page)
