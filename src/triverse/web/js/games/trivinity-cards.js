@@ -132,8 +132,8 @@ export function longPress(el, id) {
   let opened = false;
   const stop = () => { clearTimeout(timer); timer = null; };
   el.addEventListener("pointerdown", (ev) => {
-    if (ev.pointerType === "mouse") return;
     opened = false;
+    if (ev.pointerType === "mouse") return;
     timer = setTimeout(() => { opened = true; openCardDialog(id); }, 550);
   });
   for (const kind of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(kind, stop);
