@@ -92,15 +92,16 @@ export function cardFace(id, { compact = false, tag = "div", attrs = {} } = {}) 
   ...badges(c, false));
 }
 
-/** A card's whole detail: what the side panel and the dialog show. */
-export function cardDetail(id) {
+/** A card's whole detail: what the side panel and the dialog show (the dialog names the card
+ * in its title: `named` false leaves the name out). */
+export function cardDetail(id, { named = true } = {}) {
   const c = card(id);
   if (!c) return h("div", { class: "tv-detail-card" }, t("card {id}", { id }));
   const tier = c.tier ? t("Tier {tier}", { tier: c.tier }) : t("Starting card");
   const row = (term, ...value) => [h("dt", {}, term), h("dd", {}, ...value)];
   return h("div", { class: "tv-detail-card", "data-detail-card": id, "data-module": c.module },
-    h("p", { class: "tv-detail-name" }, tierMark(c.tier, c.symbol), h("strong", {}, c.name)),
-    h("p", { class: "tv-detail-meta" }, `${moduleName(c.module)} · ${tier}`),
+    named ? h("p", { class: "tv-detail-name" }, tierMark(c.tier, c.symbol), h("strong", {}, c.name)) : null,
+    h("p", { class: "tv-detail-meta" }, named ? null : tierMark(c.tier, c.symbol), `${moduleName(c.module)} · ${tier}`),
     h("dl", {},
       ...(c.tier ? row(t("Cost"), ...chips(c.cost, { named: true }), h("span", { class: "tv-words" }, costText(c.cost))) : []),
       ...row(t("Worth"), ...chips(c.worth, { named: true, any: false }), h("span", { class: "tv-words" }, worthText(c.worth)))),
@@ -111,7 +112,7 @@ export function cardDetail(id) {
 /** The card's detail in a dialog; closing it gives the focus back to where it was. */
 export function openCardDialog(id) {
   return openDialog({
-    title: cardName(id), body: cardDetail(id), className: "tv-card-dialog",
+    title: cardName(id), body: cardDetail(id, { named: false }), className: "tv-card-dialog",
     actions: [{ label: t("Close"), value: null, primary: true }],
   });
 }
