@@ -62,8 +62,8 @@ def template_text(game: str, code: str, template: str) -> Text:
     """The catalogue entry of a message template: context ``"<game>:<code>"``, a ``"one|many"``
     template a plural.
 
-    >>> template_text("trident", "drew", "{who} drew a tile|{who} drew {count} tiles")
-    Text(context='trident:drew', msgid='{who} drew a tile', plural='{who} drew {count} tiles')
+    >>> template_text("climb", "drew", "{who} drew a tile|{who} drew {count} tiles")
+    Text(context='climb:drew', msgid='{who} drew a tile', plural='{who} drew {count} tiles')
     """
     one, sep, many = template.partition("|")
     return Text(f"{game}:{code}", one, many if sep else None)

@@ -2,8 +2,9 @@
 // /api/games/trivinity/data, the engine's card data, loaded once), a card's small face, its
 // detail (name, module, tier, cost, worth and its whole text, never cut off) in a side panel or
 // a dialog, and the legend that explains the cost and worth notation with the resources' icons.
-// Card names and texts are the engine's: they are not translated here.
-import { t, tn } from "../i18n.js";
+// Card names and texts are the engine's, put in the player's language from the catalogues
+// (contexts "trivinity:name" and "trivinity:card", docs/i18n.md) when the table loads.
+import { dataText, t, tn } from "../i18n.js";
 import { h, openDialog } from "../ui.js";
 import { moduleName, RESOURCES, resourceIcon, resourceName, tierMark } from "./trivinity-icons.js";
 
@@ -17,6 +18,10 @@ export function loadCards() {
       const answer = await fetch("/api/games/trivinity/data");
       if (!answer.ok) throw new Error(`the card table did not load (HTTP ${answer.status})`);
       CARDS = (await answer.json()).cards;
+      for (const c of Object.values(CARDS)) {
+        c.name = dataText("trivinity:name", c.name);
+        if (c.text) c.text = dataText("trivinity:card", c.text);
+      }
     })().catch((err) => {
       cardsLoading = null;
       throw err;
