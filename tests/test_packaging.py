@@ -66,7 +66,7 @@ def test_the_engines_and_the_cli_need_no_web_stack() -> None:
 def test_the_base_install_is_the_engines_and_the_server_is_an_extra() -> None:
     project = PYPROJECT["project"]
     names = {requirement.split(">")[0].split("[")[0] for requirement in project["dependencies"]}
-    assert names == {"rich"}
+    assert names == {"rich", "babel"}  # the terminal, and its translations (docs/i18n.md)
     extras = project["optional-dependencies"]
     server = {r.split(">")[0] for r in extras["server"]}
     assert server >= set(cli.SERVER_PACKAGES)

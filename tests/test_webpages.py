@@ -9,7 +9,7 @@ import pytest
 
 from triverse import webpages
 from triverse.games import available_games, game_class
-from triverse.webpages import SITE_HEADER, WEB, RulesPage, expected, pages, stale
+from triverse.webpages import WEB, RulesPage, expected, pages, stale
 
 
 def test_the_committed_pages_are_laid_out_from_the_template(
@@ -18,7 +18,8 @@ def test_the_committed_pages_are_laid_out_from_the_template(
     assert stale() == [], "run: python -m triverse.webpages"
     assert webpages.main(["--check"]) == 0 and capsys.readouterr().out == ""
     for path in pages():
-        assert path.read_text(encoding="utf-8").count(SITE_HEADER) == 1, path
+        header = webpages.site_header(webpages.page_language(path))
+        assert path.read_text(encoding="utf-8").count(header) == 1, path
 
 
 def test_every_game_has_a_rules_page_linked_from_the_index() -> None:

@@ -118,3 +118,41 @@ def play_through_ui(page: Any, action: Any, how: str) -> None:
             place = place_by_keys if how == "keys" else place_by_drag
             place(page, slot, p.row, p.col, p.value if p.joker else None)
         page.click("button[data-action='submit']")
+
+
+def _channel(value: float) -> float:
+    c = value / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def parse_rgb(css: str) -> tuple[float, float, float, float]:
+    """``rgb(r, g, b)`` or ``rgba(r, g, b, a)`` of a computed style as numbers (alpha 1 if none)."""
+    inner = css[css.index("(") + 1:css.rindex(")")].replace("/", " ").replace(",", " ")
+    parts = [float(p) for p in inner.split()]
+    return parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0
+
+
+def luminance(rgb: tuple[float, float, float, float]) -> float:
+    """WCAG 2's relative luminance of an opaque sRGB colour."""
+    r, g, b, _ = rgb
+    return 0.2126 * _channel(r) + 0.7152 * _channel(g) + 0.0722 * _channel(b)
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2's contrast ratio of two computed colours (both opaque)."""
+    a, b = parse_rgb(fg), parse_rgb(bg)
+    assert a[3] == 1 and b[3] == 1, (fg, bg)
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# The computed colours of every premium square's label and of the square under it.
+PREMIUM_LABELS_JS = """() => [...document.querySelectorAll(
+    '.td-sq:not(.td-tile):not(.td-tentative) .td-label')]
+  .map(label => {
+    const sq = label.closest('.td-sq');
+    const ls = getComputedStyle(label), ss = getComputedStyle(sq);
+    return { sq: sq.dataset.sq, cls: sq.className, text: label.textContent, color: ls.color,
+             background: ss.backgroundColor, image: ss.backgroundImage,
+             size: parseFloat(ls.fontSize), weight: Number(ls.fontWeight) };
+  })"""

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from triverse.core.errors import GameOverError, IllegalActionError, OptionError
 from triverse.core.events import Event
-from triverse.core.messages import message_of
+from triverse.core.messages import CORE_MESSAGES, Text, message_of, template_text
 from triverse.core.options import OptionSpec, OptionValue, resolve_options
 from triverse.core.rng import fresh_seed
 
@@ -133,6 +133,23 @@ class Game(ABC, Generic[S, A]):
     (:data:`triverse.core.records.OLD_VERSIONS`)."""
     messages: ClassVar[Mapping[str, str]] = {}
     """English templates of the game's message codes (docs/messages.md), for renderers."""
+
+    @classmethod
+    def texts(cls) -> Iterator[Text]:
+        """Every English text of the game's own data that players read: its title and summary,
+        its options' helps, its variants' descriptions and its message templates (core's
+        included, as clients receive them), for the translation catalogues. A game whose data
+        holds more (card texts, say) adds them.
+        """
+        yield Text("game", cls.title)
+        yield Text("game", cls.summary)
+        for spec in cls.option_specs:
+            yield Text("option", spec.help)
+        for description in cls.variants.values():
+            yield Text("variant", description)
+        for code, template in {**CORE_MESSAGES, **cls.messages}.items():
+            if template and not code.startswith("name:"):
+                yield template_text(cls.name, code, template)
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players

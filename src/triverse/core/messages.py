@@ -41,10 +41,33 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from triverse.core.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """An English text of a game's data that players read, for the translation catalogues
+    (:mod:`triverse.i18n.catalogue`): its gettext context, msgid and, for a plural, the plural
+    msgid."""
+
+    context: str
+    msgid: str
+    plural: str | None = None
+
+
+def template_text(game: str, code: str, template: str) -> Text:
+    """The catalogue entry of a message template: context ``"<game>:<code>"``, a ``"one|many"``
+    template a plural.
+
+    >>> template_text("trident", "drew", "{who} drew a tile|{who} drew {count} tiles")
+    Text(context='trident:drew', msgid='{who} drew a tile', plural='{who} drew {count} tiles')
+    """
+    one, sep, many = template.partition("|")
+    return Text(f"{game}:{code}", one, many if sep else None)
+
 
 #: The codes core itself raises, with their English templates.
 CORE_MESSAGES: Mapping[str, str] = {

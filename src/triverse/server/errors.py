@@ -19,6 +19,7 @@ STATUS: dict[str, int] = {
     "bad_json": 400,
     "bad_request": 422,
     "unknown_game": 422,
+    "unknown_language": 404,
     "bad_options": 422,
     "bad_seats": 422,
     "seed_not_allowed": 422,

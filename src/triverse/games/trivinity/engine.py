@@ -40,10 +40,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from triverse.core.game import Game, Observation
+from triverse.core.messages import Text
 from triverse.core.options import OptionSpec
 from triverse.core.rng import derive
 from triverse.games.trivinity.actions import TrivinityAction, num_action_ids, parse_action
@@ -73,6 +74,7 @@ from triverse.games.trivinity.rules import (
 )
 from triverse.games.trivinity.setup import state_from_setup
 from triverse.games.trivinity.state import TrivinityState
+from triverse.games.trivinity.text import card_text
 from triverse.games.trivinity.turns import start_turn
 
 __all__ = [
@@ -115,6 +117,16 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
                    "Safety rule: the game also ends after every player has had this many turns",
                    minimum=5, maximum=200),
     )
+
+    @classmethod
+    def texts(cls) -> Iterator[Text]:
+        """The game's texts, and every card's name and rules text (contexts ``trivinity:name``
+        and ``trivinity:card``)."""
+        yield from super().texts()
+        for card in load_table().designs:
+            yield Text("trivinity:name", card.name)
+            if text := card_text(card):
+                yield Text("trivinity:card", text)
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         super().__init__(players, options)

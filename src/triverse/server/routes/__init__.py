@@ -5,6 +5,7 @@
 - :mod:`.play`: actions, previews, pause, and the match websocket;
 - :mod:`.advice`: the veteran's hints and reviews;
 - :mod:`.records`: finished games' records and replays;
+- :mod:`.languages`: the browser's translation catalogues;
 - :mod:`.pages`: the web UI's pages and static files.
 
 Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
@@ -15,10 +16,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from triverse.server.routes import advice, games, matches, play, records
+from triverse.server.routes import advice, games, languages, matches, play, records
 
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
+    languages.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 

@@ -7,15 +7,24 @@ Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from triverse.server.catalog import GameEntry
+from triverse.server.routes.languages import request_language
+from triverse.webpages import localized_index
+
+RULES_PAGE = re.compile(r"[a-z0-9-]+\.html")
+"""The name of a rules page (``/rules/pl/trident.html`` is served by the static files)."""
+
+VARY = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
+"""A page written in the request's language."""
 
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Triverse</title></head>
@@ -29,23 +38,44 @@ def pages_router(web_dir: Path) -> APIRouter:
     """The routes of the UI's pages, served from ``web_dir``."""
     router = APIRouter(include_in_schema=False)
 
-    def index() -> Response:
+    def index(request: Request) -> Response:
         page = web_dir / "index.html"
-        if page.is_file():
-            return FileResponse(page, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(PLACEHOLDER)
+        if not page.is_file():
+            return HTMLResponse(PLACEHOLDER)
+        lang = request_language(request)
+        html = localized_index(page.read_text(encoding="utf-8"), lang)
+        return HTMLResponse(html, headers={**VARY, "Content-Language": lang})
 
     @router.get("/")
-    async def home() -> Response:
-        return index()
+    async def home(request: Request) -> Response:
+        return index(request)
 
     @router.get("/play/{match_id}")
-    async def play(match_id: str) -> Response:
-        return index()
+    async def play(match_id: str, request: Request) -> Response:
+        return index(request)
 
     @router.get("/watch/{match_id}")
-    async def watch(match_id: str) -> Response:
-        return index()
+    async def watch(match_id: str, request: Request) -> Response:
+        return index(request)
+
+    @router.get("/rules/")
+    async def rules_index(request: Request) -> Response:
+        return rules_page("index.html", request)
+
+    @router.get("/rules/{name}")
+    async def rules(name: str, request: Request) -> Response:
+        return rules_page(name, request)
+
+    def rules_page(name: str, request: Request) -> Response:
+        """A rules page in the request's language where it is translated, else in English."""
+        if not RULES_PAGE.fullmatch(name):
+            raise HTTPException(404)
+        lang = request_language(request)
+        for page in (web_dir / "rules" / lang / name, web_dir / "rules" / name):
+            if page.is_file():
+                return FileResponse(page, headers={**VARY, "Content-Language": (
+                    lang if page.parent.name == lang else "en")})
+        raise HTTPException(404)
 
     return router
 

@@ -26,10 +26,11 @@ const STORAGE_KEY = "triverse.lang";
 /** The cookie that tells the server the chosen language (it serves pages in it). */
 const COOKIE = "triverse_lang";
 
-/** The plural categories of Intl.PluralRules, in the order of each language's gettext forms. */
+/** The plural categories of Intl.PluralRules, in the order of each language's gettext forms
+ * (the catalogues' Plural-Forms, which Babel takes from the same CLDR data). */
 const FORM_ORDER = {
   en: ["one", "other"],
-  fr: ["one", "other"],
+  fr: ["one", "many", "other"],
   pl: ["one", "few", "many"],
 };
 
@@ -123,6 +124,19 @@ export function tc(context, msgid, params) {
 export function tnc(context, singular, plural, n, params) {
   return fill(lookupPlural(`${context}\u0004${singular}`, singular, plural, n),
     { n: formatNumber(n), ...params });
+}
+
+/** A text the server sends (a game's summary, an option's help, a card's text), in the current
+ * language: the catalogues hold these under a context ("game", "option", "trivinity:card"),
+ * taken from the games' own data (docs/i18n.md). Not for the browser's own texts, whose msgids
+ * must be literals in t() calls. */
+export function dataText(context, msgid) {
+  return (context ? lookup(`${context}\u0004${msgid}`) : lookup(msgid)) ?? msgid;
+}
+
+/** A plural text the server sends (a message template "one|many"), for the count `n`. */
+export function dataPlural(context, singular, plural, n) {
+  return lookupPlural(context ? `${context}\u0004${singular}` : singular, singular, plural, n);
 }
 
 /** A number in the current language's notation (a minus sign and grouping as it writes them). */

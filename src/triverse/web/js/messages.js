@@ -1,16 +1,37 @@
 // Events and refusals in words, from their message codes (docs/messages.md): the game's
-// English templates come with the lobby's catalogue (GET /api/games, `messages`). No English
-// text of the server is parsed: a template is filled in from the code's parameters.
+// English templates come with the lobby's catalogue (GET /api/games, `messages`), and are put in
+// the player's language by localTemplates (the catalogues keep them under the context
+// "<game>:<code>", docs/i18n.md). No English text of the server is parsed: a template is filled
+// in from the code's parameters.
+import { dataPlural, dataText, formatNumber } from "./i18n.js";
 
 /** The parameters that are seats (0-based), shown by the seat's name. */
 const SEAT_PARAMS = ["winner", "opener", "owner", "seat", "from"];
 
 /** A value in words: a string the templates name ("name:apollo": "Apollo") by its name, a list
- * joined with commas. */
+ * joined with commas, a number in the language's notation. */
 function shown(value, templates) {
   if (Array.isArray(value)) return value.map((v) => shown(v, templates)).join(", ");
-  if (typeof value === "string" && templates[`name:${value}`]) return templates[`name:${value}`];
+  if (typeof value === "string" && typeof templates[`name:${value}`] === "string") return templates[`name:${value}`];
+  if (typeof value === "number") return formatNumber(value);
   return String(value);
+}
+
+/**
+ * A game's templates in the player's language: a plain template translated, a plural one
+ * ("one|many") kept as its two English forms to be chosen, in the language, by its count; a
+ * name ("name:apollo") translated in the context "<game>:name".
+ */
+export function localTemplates(game, templates = {}) {
+  const out = {};
+  for (const [code, template] of Object.entries(templates)) {
+    if (code.startsWith("name:")) out[code] = dataText(`${game}:name`, template);
+    else if (template.includes("|")) {
+      const [one, many] = template.split("|");
+      out[code] = { context: `${game}:${code}`, one, many };
+    } else out[code] = template ? dataText(`${game}:${code}`, template) : "";
+  }
+  return out;
 }
 
 /**
@@ -19,12 +40,14 @@ function shown(value, templates) {
  */
 export function renderMessage(templates, code, params = {}, { who = "", points = 0, names = [] } = {}) {
   let template = templates && code ? templates[code] : undefined;
-  if (typeof template !== "string") return null;
-  if (!template) return "";     // the event needs no line of its own
-  if (template.includes("|")) {
+  if (template && typeof template === "object") {
+    template = dataPlural(template.context, template.one, template.many, params.count ?? 1);
+  } else if (typeof template === "string" && template.includes("|")) {  // English, untranslated
     const [one, many] = template.split("|");
     template = params.count === 1 ? one : many;
   }
+  if (typeof template !== "string") return null;
+  if (!template) return "";     // the event needs no line of its own
   const values = { who, points, ...params };
   for (const key of SEAT_PARAMS) {
     if (Number.isInteger(values[key]) && names[values[key]] !== undefined) values[key] = names[values[key]];

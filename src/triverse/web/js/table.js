@@ -17,7 +17,7 @@
 import { api, recordUrl } from "./api.js";
 import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
-import { groupEvents, renderMessage } from "./messages.js";
+import { groupEvents, localTemplates, renderMessage } from "./messages.js";
 import { openPreferences } from "./prefs.js";
 import { cheer, chime, click } from "./sound.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
@@ -926,7 +926,7 @@ async function messagesOf(name) {
   try {
     const catalogue = await loadCatalogue();
     const info = catalogue.games.find((g) => g.name === name);
-    return (info && info.messages) || {};
+    return localTemplates(name, (info && info.messages) || {});
   } catch {
     return {};
   }

@@ -5,18 +5,12 @@
 // tentative play (POST /api/matches/{id}/preview) and the turn's countdown (`deadline`).
 // Everything else at the table is table.js's; this module follows docs/web.md's interface.
 // Trident's entry (games/trident.js) imports it only when a table of Trident opens.
-import { h, openDialog } from "../ui.js";
+import { h } from "../ui.js";
+import { t } from "../i18n.js";
+import { SIZE, buildGrid, drawSquare, key, lastSquares, playNotation } from "./trident-board.js";
+import { askJoker, buildTray, hidePreview, renderTray, schedulePreview, tick } from "./trident-tray.js";
 
-const SIZE = 15;
-// The premium layout of src/triverse/games/trident/board.py (layout_json()).
-const DOUBLE = [[3, 7], [4, 4], [4, 10], [7, 3], [7, 11], [10, 4], [10, 10], [11, 7], [7, 7]];
-const TRIPLE = [[1, 4], [1, 10], [4, 1], [4, 13], [10, 1], [10, 13], [13, 4], [13, 10]];
-const BIS = [[0, 7], [1, 1], [1, 13], [7, 0], [7, 14], [13, 1], [13, 13], [14, 7]];
-const key = (r, c) => r * SIZE + c;
-const PREMIUM = new Map();
-for (const [r, c] of DOUBLE) PREMIUM.set(key(r, c), "double");
-for (const [r, c] of TRIPLE) PREMIUM.set(key(r, c), "triple");
-for (const [r, c] of BIS) PREMIUM.set(key(r, c), "bis");
+export { playNotation };
 
 let cssLinked = false;
 function linkCss() {
@@ -30,22 +24,6 @@ export function createView(table, host) {
   return new TridentView(table, host);
 }
 
-/** The notation of tentative tiles: `r:c=v`, a joker `r:c=*v`, in square order. */
-export function playNotation(tiles) {
-  return [...tiles].sort((a, b) => key(a.r, a.c) - key(b.r, b.c))
-    .map((t) => `${t.r}:${t.c}=${t.joker ? "*" : ""}${t.value}`).join(",");
-}
-
-/** POST /api/matches/{id}/preview (docs/protocol.md): what a tentative play would score. */
-async function previewCall(id, token, action, move) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-Seat-Token"] = token;
-  const answer = await fetch(`/api/matches/${encodeURIComponent(id)}/preview`, {
-    method: "POST", headers, body: JSON.stringify({ action, move }) });
-  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-  return answer.json();
-}
-
 class TridentView {
   constructor(table, host) {
     this.table = table;
@@ -57,66 +35,34 @@ class TridentView {
     this.exchanging = null;    // a Set of rack slots while choosing an exchange
     this.drag = null;
     this.previewSeq = 0;
+    this.previewTimer = null;
     this.build(host);
     this.timer = setInterval(() => this.tick(), 500);
   }
 
   // --- building ---------------------------------------------------------------------------------
   build(host) {
-    const grid = h("div", { class: "td-board", role: "grid", "aria-label": "Trident board, 15 by 15" });
-    this.cells = [];
-    for (let r = 0; r < SIZE; r += 1) {
-      const row = h("div", { class: "td-row", role: "row" });
-      for (let c = 0; c < SIZE; c += 1) {
-        const prem = PREMIUM.get(key(r, c));
-        const star = r === 7 && c === 7;
-        const cell = h("button", {
-          type: "button", role: "gridcell", tabindex: star ? "0" : "-1",
-          class: `td-sq${prem ? ` td-${prem}` : ""}${star ? " td-star" : ""}`,
-          "data-sq": `${r}:${c}`,
-          onclick: () => this.clickSquare(r, c),
-          onfocus: () => this.moveCursor(r, c, false),
-        });
-        this.cells.push(cell);
-        row.append(cell);
-      }
-      grid.append(row);
-    }
+    const { grid, cells } = buildGrid((r, c) => this.clickSquare(r, c), (r, c) => this.moveCursor(r, c, false));
     this.grid = grid;
-    const wrap = h("div", { class: "td-board-wrap" }, grid);
+    this.cells = cells;
+    // The board's frame holds the grid, as the set's board has its border.
+    const wrap = h("div", { class: "td-board-wrap" }, h("div", { class: "td-frame" }, grid));
     host.board.append(wrap);
     // The preview floats over the board's corner: it never moves the board or the rack.
     host.board.classList.add("td-host");
     this.resize = new ResizeObserver(() => this.fit(host.board));
     this.resize.observe(host.board);
-
-    const e = {};
-    this.el = e;
-    e.rack = h("div", { class: "td-rack", role: "group", "aria-label": "Your rack" });
-    e.preview = h("div", { class: "td-preview", hidden: true, "aria-live": "polite" });
-    e.clock = h("p", { class: "td-clock", hidden: true, role: "timer", "aria-live": "off" });
-    e.submit = h("button", { type: "button", class: "primary", "data-action": "submit", onclick: () => this.submit() }, "Submit");
-    e.clear = h("button", { type: "button", "data-action": "clear", onclick: () => this.clear() }, "Clear");
-    e.exchange = h("button", { type: "button", "data-action": "exchange", onclick: () => this.exchangeButton() }, "Exchange…");
-    e.pass = h("button", { type: "button", "data-action": "pass", onclick: () => this.sendAction("pass") }, "Pass");
-    e.input = h("input", { type: "text", id: "td-notation", name: "notation", autocomplete: "off",
-      placeholder: "7:7=5,7:8=10", size: 14, "aria-label": "Type a play in notation" });
-    const form = h("form", { class: "td-form", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } },
-      h("label", { for: "td-notation" }, "Type"), e.input,
-      h("button", { type: "submit", "data-action": "send-typed" }, "Send"));
-    host.tray.append(
-      h("div", { class: "td-main" }, h("div", { class: "td-rack-line" }, e.rack, e.clock)),
-      h("div", { class: "tray-controls td-controls" }, e.submit, e.clear, e.exchange, e.pass, form));
-
-    host.board.append(e.preview);
+    this.el = buildTray(this, host);
     document.addEventListener("pointermove", this.onMove = (ev) => this.dragMove(ev));
     document.addEventListener("pointerup", this.onUp = (ev) => this.dragEnd(ev));
   }
 
   fit(board) {
     const r = board.getBoundingClientRect();
-    const side = Math.max(150, Math.floor(Math.min(r.width, r.height) - 12));
-    board.style.setProperty("--td-side", `${side}px`);
+    const room = Math.max(170, Math.floor(Math.min(r.width, r.height) - 8));
+    const frame = Math.max(5, Math.round(room * 0.025));   // the board's wooden border
+    board.style.setProperty("--td-frame", `${frame}px`);
+    board.style.setProperty("--td-side", `${room - 2 * frame}px`);
   }
 
   destroy() {
@@ -144,10 +90,10 @@ class TridentView {
       this.tentative = [];
       this.selected = null;
       this.exchanging = null;
-      this.hidePreview();
+      hidePreview(this);
     }
     this.rack = rack;
-    this.board = new Map(obs.board.map((t) => [key(t.row, t.col), t]));
+    this.board = new Map(obs.board.map((x) => [key(x.row, x.col), x]));
     this.drawBoard();
     document.body.dataset.tiles = String(obs.board.length);
     document.body.dataset.bag = String(obs.bag_count);
@@ -156,39 +102,21 @@ class TridentView {
   }
 
   drawBoard() {
-    const tent = new Map(this.tentative.map((t) => [key(t.r, t.c), t]));
-    const last = this.lastSquares();
+    const tent = new Map(this.tentative.map((x) => [key(x.r, x.c), x]));
+    const last = lastSquares(this.view);
     for (let r = 0; r < SIZE; r += 1) {
       for (let c = 0; c < SIZE; c += 1) {
         const k = key(r, c);
-        const cell = this.cells[k];
-        const placed = this.board.get(k);
-        const t = tent.get(k);
-        const prem = PREMIUM.get(k);
-        let text = "";
-        let label = `${r}:${c}`;
-        if (placed) {
-          text = String(placed.value);
-          label += `, ${placed.joker ? "joker as " : ""}${placed.value}`;
-        } else if (t) {
-          text = String(t.value);
-          label += `, tentative ${t.joker ? "joker as " : ""}${t.value}`;
-        } else {
-          text = r === 7 && c === 7 ? "★" : prem === "double" ? "×2" : prem === "triple" ? "×3" : prem === "bis" ? "BIS" : "";
-          label += prem ? `, ${prem === "bis" ? "BIS: play again" : `${prem} square`}` : ", empty";
-          if (r === 7 && c === 7) label += ", the centre star";
-        }
-        cell.textContent = text;
-        cell.classList.toggle("td-tile", Boolean(placed));
-        cell.classList.toggle("td-tentative", Boolean(t));
-        cell.classList.toggle("td-joker", Boolean((placed && placed.joker) || (t && t.joker)));
-        cell.classList.toggle("td-last", last.has(k));
-        cell.classList.toggle("td-cursor", this.cursor[0] === r && this.cursor[1] === c);
-        cell.setAttribute("aria-label", label);
+        drawSquare(this.cells[k], r, c, {
+          placed: this.board.get(k), tent: tent.get(k), last: last.has(k),
+          cursor: this.cursor[0] === r && this.cursor[1] === c,
+        });
       }
     }
-    this.grid.setAttribute("aria-label", `Trident board, 15 by 15: ${this.board.size} tiles`
-      + (this.tentative.length ? `, ${this.tentative.length} tentative` : ""));
+    const tiles = this.board.size, tentative = this.tentative.length;
+    this.grid.setAttribute("aria-label", tentative
+      ? t("Trident board, 15 by 15: {tiles} tiles, {tentative} tentative", { tiles, tentative })
+      : t("Trident board, 15 by 15: {tiles} tiles", { tiles }));
   }
 
   /** The veteran's move (a hint, or a reviewed replay step): its squares marked with the
@@ -223,19 +151,6 @@ class TridentView {
     this.el.pass.classList.toggle("hinted", Boolean(action) && action.kind === "pass");
   }
 
-  /** The squares of the last play in the log (highlighted). */
-  lastSquares() {
-    const out = new Set();
-    const log = this.view && this.view.log;
-    if (!log || !log.length) return out;
-    for (const e of log[log.length - 1].events) {
-      if (e.kind === "place" && e.data && Array.isArray(e.data.tiles)) {
-        for (const t of e.data.tiles) out.add(key(t.row, t.col));
-      }
-    }
-    return out;
-  }
-
   legalKinds() {
     return new Set((this.view && this.view.legal_actions || []).map((a) => a.kind));
   }
@@ -246,62 +161,11 @@ class TridentView {
   }
 
   renderTray() {
-    const used = new Set(this.tentative.map((t) => t.slot));
-    const ex = this.exchanging;
-    this.el.rack.replaceChildren(...this.rack.map((tile, i) => {
-      const joker = tile === "*";
-      const b = h("button", {
-        type: "button", class: `td-rack-tile${joker ? " td-joker" : ""}${used.has(i) ? " used" : ""}`,
-        "data-rack": i, "data-tile": tile,
-        "aria-pressed": String(ex ? ex.has(i) : this.selected === i),
-        "aria-label": `${joker ? "Joker" : `Tile ${tile}`}${used.has(i) ? ", on the board" : ""}`,
-        disabled: used.has(i) && !ex,
-        onpointerdown: (ev) => this.dragStart(ev, i),
-        onclick: () => this.clickRack(i),
-      }, joker ? "★" : tile);
-      return b;
-    }));
-    if (!this.rack.length) this.el.rack.append(h("span", { class: "td-empty" }, "Rack empty"));
-    const mine = this.mine();
-    const kinds = this.legalKinds();
-    const busy = this.table.busy;
-    this.el.submit.disabled = !mine || busy || !this.tentative.length || Boolean(ex);
-    this.el.clear.disabled = !this.tentative.length && !ex && this.selected === null;
-    this.el.exchange.hidden = !kinds.has("exchange") && !ex;
-    this.el.exchange.disabled = !mine || busy || (ex && ex.size === 0);
-    this.el.exchange.textContent = ex ? `Exchange ${ex.size || ""}`.trim() : "Exchange…";
-    this.el.exchange.classList.toggle("primary", Boolean(ex));
-    this.el.pass.hidden = !kinds.has("pass");
-    this.el.pass.disabled = !mine || busy;
-    this.el.input.disabled = !mine;
-    const v = this.view;
-    let hint = "";
-    if (v.finished) hint = "";
-    else if (ex) hint = "Choose 1 to 3 tiles to return to the bag, then Exchange (Clear to cancel).";
-    else if (mine) {
-      hint = this.tentative.length
-        ? "Submit the play, or add tiles in the same line; Backspace takes one back."
-        : "Your turn: drag a tile to a square, or select it and press Enter on a square (arrows move).";
-    } else {
-      const p = v.players[v.to_move];
-      hint = p ? `${p.kind === "human" ? p.name : `${p.name} (computer)`} plays now.` : "";
-    }
-    this.table.hint(hint);
-    document.body.dataset.tentative = playNotation(this.tentative);
+    renderTray(this);
   }
 
-  // --- the clock ------------------------------------------------------------------------------
   tick() {
-    const v = this.view;
-    const clock = this.el.clock;
-    if (!v || !v.deadline || v.finished) { clock.hidden = true; return; }
-    const left = Math.max(0, Math.round((Date.parse(v.deadline) - Date.now()) / 1000));
-    const m = Math.floor(left / 60), s = left % 60;
-    const who = v.your_turn ? "Your turn" : (v.players[v.to_move] || {}).name || "Turn";
-    clock.hidden = false;
-    clock.textContent = `${who}: ${m}:${String(s).padStart(2, "0")} left`;
-    clock.classList.toggle("urgent", left <= 10);
-    clock.dataset.seconds = String(left);
+    tick(this);
   }
 
   // --- placing ----------------------------------------------------------------------------------
@@ -311,7 +175,7 @@ class TridentView {
       if (this.exchanging.has(i)) this.exchanging.delete(i); else this.exchanging.add(i);
     } else {
       this.selected = this.selected === i ? null : i;
-      if (this.selected !== null) this.table.announce(`Tile ${this.rack[i]} selected: choose a square.`);
+      if (this.selected !== null) this.table.announce(t("Tile {value} selected: choose a square.", { value: this.rack[i] }));
     }
     this.renderTray();
   }
@@ -337,7 +201,7 @@ class TridentView {
     if (tile === undefined) return;
     let value = Number(tile), joker = false;
     if (tile === "*") {
-      const chosen = await this.askJoker(r, c);
+      const chosen = await askJoker(r, c);
       if (chosen === null) return;
       value = chosen;
       joker = true;
@@ -348,24 +212,6 @@ class TridentView {
     if (next !== null) this.selected = next;
     this.table.sound.click();
     this.changed();
-  }
-
-  askJoker(r, c) {
-    const grid = h("div", { class: "td-joker-values", role: "group", "aria-label": "The joker's value" });
-    const dialog = openDialog({
-      title: `The joker at ${r}:${c} counts as…`,
-      className: "td-joker-dialog",
-      body: grid,
-      actions: [{ label: "Cancel", value: null }],
-      onOpen: (dlg, close) => {
-        for (let v = 0; v <= 15; v += 1) {
-          grid.append(h("button", { type: "button", class: "td-joker-value", "data-joker-value": v,
-            onclick: () => close(v) }, String(v)));
-        }
-        grid.firstChild.focus();
-      },
-    });
-    return dialog.then((v) => (v === null || v === "null" ? null : Number(v)));
   }
 
   takeBack(r, c) {
@@ -389,7 +235,7 @@ class TridentView {
     this.table.clearRefusal();
     this.drawBoard();
     this.renderTray();
-    this.schedulePreview();
+    schedulePreview(this);
   }
 
   moveCursor(r, c, focus = true) {
@@ -415,7 +261,9 @@ class TridentView {
     if (!d.moved && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 6) return;
     if (!d.moved) {
       d.moved = true;
-      d.ghost = h("div", { class: "td-ghost", "aria-hidden": "true" }, this.rack[d.slot] === "*" ? "★" : this.rack[d.slot]);
+      const tile = this.rack[d.slot];
+      d.ghost = h("div", { class: "td-ghost", "aria-hidden": "true" },
+        h("span", { class: `td-face${tile === "*" ? " td-face-joker" : ""}` }, h("span", { class: "td-num" }, tile === "*" ? "★" : tile)));
       document.body.append(d.ghost);
     }
     d.ghost.style.left = `${ev.clientX}px`;
@@ -454,7 +302,7 @@ class TridentView {
     if (answer && answer.type === "accepted") {
       this.tentative = [];
       this.exchanging = null;
-      this.hidePreview();
+      hidePreview(this);
     }
     if (this.view) this.renderTray();
     return answer;
@@ -482,55 +330,6 @@ class TridentView {
     if (!this.exchanging.size) return;
     const tiles = [...this.exchanging].map((i) => this.rack[i]);
     this.sendAction(`exchange ${tiles.join(",")}`);
-  }
-
-  // --- the preview ------------------------------------------------------------------------------
-  schedulePreview() {
-    clearTimeout(this.previewTimer);
-    if (!this.tentative.length || !this.view || !this.view.game.preview || !this.mine()) {
-      this.hidePreview();
-      return;
-    }
-    this.previewSeq += 1;              // an answer still on its way is for other tiles
-    this.el.preview.classList.add("stale");
-    document.body.dataset.preview = "pending";
-    this.previewTimer = setTimeout(() => this.fetchPreview(), 120);
-  }
-
-  hidePreview() {
-    this.previewSeq += 1;
-    this.el.preview.hidden = true;
-    this.el.preview.replaceChildren();
-    delete document.body.dataset.preview;
-  }
-
-  async fetchPreview() {
-    const seq = ++this.previewSeq;
-    const notation = playNotation(this.tentative);
-    const token = this.table.tokens && this.table.tokens.get(this.table.identity);
-    let data;
-    try {
-      data = await previewCall(this.table.matchId, token, notation, this.view.move);
-    } catch {
-      if (seq === this.previewSeq) this.hidePreview();
-      return;
-    }
-    if (seq !== this.previewSeq || !data || !data.preview) return;
-    const p = data.preview;
-    const box = this.el.preview;
-    box.hidden = false;
-    if (!p.legal) {
-      box.className = "td-preview illegal";
-      box.replaceChildren(h("strong", {}, "Not legal: "), h("span", { class: "td-preview-reason" }, p.reason || ""));
-      document.body.dataset.preview = "illegal";
-      return;
-    }
-    box.className = "td-preview";
-    box.replaceChildren(
-      h("strong", { class: "td-preview-total" }, `This play scores ${p.points}`),
-      h("ul", {}, ...p.items.map((it) => h("li", { "data-kind": it.kind }, it.label))),
-      p.bis ? h("p", { class: "td-preview-bis" }, "BIS: you play again.") : "");
-    document.body.dataset.preview = String(p.points);
   }
 
   // --- keys -------------------------------------------------------------------------------------
@@ -573,20 +372,21 @@ class TridentView {
 
   keyRows() {
     return [
-      ["1 2 3", "select a rack tile"],
-      ["Arrows", "move the cursor on the board"],
-      ["Enter", "place the selected tile at the cursor"],
-      ["Backspace", "take a tentative tile back"],
-      ["S", "submit the play"],
-      ["Escape", "clear the tentative tiles"],
+      ["1 2 3", t("select a rack tile")],
+      [t("Arrows"), t("move the cursor on the board")],
+      [t("Enter"), t("place the selected tile at the cursor")],
+      [t("Backspace"), t("take a tentative tile back")],
+      ["S", t("submit the play")],
+      [t("Escape"), t("clear the tentative tiles")],
     ];
   }
 
-  onLogEntry(entry) {
+  onLogEntry(entry, ctx) {
+    const words = (e) => (ctx && ctx.text ? ctx.text(e) : e.label) || e.label;
     for (const e of entry.events) {
       // The bag is announced in the feed after every draw from ten tiles; in big letters once.
-      if (e.kind === "bag" && !this.bagToasted) { this.bagToasted = true; this.table.toast(e.label); }
-      if (e.data && e.data.line === "triton") { this.table.toast(e.label); this.table.sound.chime(); }
+      if (e.kind === "bag" && !this.bagToasted) { this.bagToasted = true; this.table.toast(words(e)); }
+      if (e.data && e.data.line === "triton") { this.table.toast(words(e)); this.table.sound.chime(); }
     }
   }
 }
