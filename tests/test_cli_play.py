@@ -16,7 +16,7 @@ from triverse import cli
 from triverse.cli import common, play
 from triverse.core.records import Record, replay
 from triverse.games import load_game
-from triverse.i18n import set_language
+from triverse.i18n import game_message, language, set_language
 
 
 @pytest.fixture(autouse=True)
@@ -180,3 +180,42 @@ def test_every_line_of_the_game_goes_through_gettext(monkeypatch: pytest.MonkeyP
     assert len(said) == 8
     assert all(line.startswith("«") and line.endswith("»") for line in said), said
     assert "«Triangles: «You», «Computer («novice»)». Seed 4.»" in text
+
+
+def test_event_lines_are_the_games_templates_in_the_language() -> None:
+    """A line is the game's template in the current language (the context "<game>:<code>"),
+    filled in; a plural form follows the count."""
+    triangles = load_game("triangles")
+    with language("pl"):
+        polish = play.say(triangles, "again", {}, who="Ann")
+        assert polish == game_message("triangles", "again", "{who} plays again").format(who="Ann")
+    assert polish != "Ann plays again"                          # the catalogue translates it
+    assert play.say(triangles, "again", {}, who="Ann") == "Ann plays again"
+    tiles = load_game("triominoes")
+    assert play.say(tiles, "drew", {"count": 3}, who="Ann", points=-15) == \
+        "Ann drew 3 tiles (-15)"
+    assert play.say(tiles, "refused.game_over", {}) == "the game is over"
+    assert play.say(tiles, "no.such.code", {}) == "no.such.code"
+
+
+def test_card_names_are_translated_in_lines_and_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(play, "pgettext", lambda context, message: f"[{context}] {message}")
+    game = load_game("trivinity")
+    key, name = next((k.removeprefix("name:"), v) for k, v in game.messages.items()
+                     if k.startswith("name:"))
+    assert play.say(game, "play", {"card": key}, who="Ann") == f"Ann played [trivinity:name] {name}"
+    assert play.secret_words({"cards": [1, 2], "names": [name, name]}, "trivinity") == \
+        f"[trivinity:name] {name}, [trivinity:name] {name}"
+
+
+def test_a_game_in_polish_through_main() -> None:
+    """``--lang pl`` makes the game speak Polish where the catalogue does (what it lacks stays
+    English until it is translated): Triangles' "plays again" line, say."""
+    out = io.StringIO()
+    assert cli.main(["--lang", "pl", "play", "triangles", "--seed", "3", "--players",
+                     "novice,novice", "--option", "again=on"], out) == 0
+    with language("pl"):
+        again = game_message("triangles", "again", "{who} plays again")
+    said = again.replace("{who}", "").strip()
+    assert said != "plays again" and said in out.getvalue()
+    assert "plays again" not in out.getvalue()

@@ -36,7 +36,7 @@ from triverse.core.options import OptionSpec
 from triverse.core.records import PlayerInfo, Record, ReplayError, replay
 from triverse.core.rng import derive, fresh_seed
 from triverse.games import available_games, game_class
-from triverse.i18n import _, language_from_env, ngettext, set_language
+from triverse.i18n import _, language_from_env, ngettext, pgettext, set_language
 from triverse.progress import Progress
 
 __all__ = ["COMMANDS", "CliError", "build_parser", "cmd_play", "main", "simulate"]
@@ -95,7 +95,8 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     table.add_column(_("options: --option NAME=VALUE"), ratio=2)
     for name in available_games():
         cls = game_class(name)
-        game = f"[bold]{name}[/bold]: {cls.title}\n[dim]{cls.summary}[/dim]"
+        game = (f"[bold]{name}[/bold]: {pgettext('game', cls.title)}\n"
+                f"[dim]{pgettext('game', cls.summary)}[/dim]")
         options = "\n".join(_option_words(spec) for spec in cls.option_specs)
         table.add_row(game, _players_range(cls.min_players, cls.max_players), options)
     _console(out).print(table)

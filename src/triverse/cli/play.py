@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -24,10 +24,10 @@ from triverse.cli.common import bot_move, level_name, make_game, parse_players
 from triverse.core.errors import IllegalActionError, NotationError
 from triverse.core.events import Event
 from triverse.core.game import Game, State
-from triverse.core.messages import grouped, render
+from triverse.core.messages import CORE_MESSAGES, grouped, render
 from triverse.core.records import PlayerInfo, Record
 from triverse.core.rng import fresh_seed
-from triverse.i18n import _, ngettext
+from triverse.i18n import _, game_message, ngettext, pgettext
 
 LIST_LIMIT = 40
 """The most moves listed at every turn; a longer list is shown on ``?``."""
@@ -146,12 +146,13 @@ class Table:
             if not event.label:
                 continue
             who = names[event.player] if event.player is not None else ""
-            text = render(event.code, event.params, self.game.messages, who=who,
-                          points=event.points, names=names)
+            text = say(self.game, event.code, event.params, who=who, points=event.points,
+                       names=names)
             if not text:  # said by another line (a placing line's total)
                 continue
             if event.secret and event.player in self.humans:
-                text = _("{event}: {secret}").format(event=text, secret=secret_words(event.secret))
+                text = _("{event}: {secret}").format(
+                    event=text, secret=secret_words(event.secret, self.game.name))
             lines.append(text)
         return lines
 
@@ -186,16 +187,56 @@ def columns(items: Sequence[str], width: int = WIDTH) -> list[str]:
             for row in range(rows)]
 
 
-def secret_words(secret: Mapping[str, Any]) -> str:
-    """What a player alone may see, as a list: the cards' names, or the tiles.
+def say(game: Game[Any, Any], code: str, params: Mapping[str, Any], *, who: str = "",
+        points: int = 0, names: Sequence[str] | None = None) -> str:
+    """A message of ``game`` in the current language: its template translated (the context
+    ``"<game>:<code>"``, the plural form for ``count``) and the names it shows (a card's, context
+    ``"<game>:name"``), then filled in by :func:`~triverse.core.messages.render`."""
+    english = {**CORE_MESSAGES, **game.messages}
+    template = english.get(code)
+    if template is None:
+        return render(code, params, english, who=who, points=points, names=names)
+    count = params.get("count")
+    templates = {code: game_message(game.name, code, template,
+                                    count if isinstance(count, int) else None) if template else ""}
+    names_context = names_context_of(game.name)
+    for value in _strings(params.values()):
+        name = english.get(f"name:{value}")
+        if name is not None:
+            templates[f"name:{value}"] = pgettext(names_context, name)
+    return render(code, params, templates, who=who, points=points, names=names)
 
-    >>> secret_words({"cards": [4, 9], "names": ["Oracle", "Mana"]})
+
+def names_context_of(game: str) -> str:
+    """The gettext context of the names a game's messages show (Trivinity's cards).
+
+    >>> names_context_of("trivinity")
+    'trivinity:name'
+    """
+    return game + ":name"
+
+
+def _strings(values: Iterable[Any]) -> Iterator[str]:
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list | tuple):
+            yield from _strings(value)
+
+
+def secret_words(secret: Mapping[str, Any], game: str) -> str:
+    """What a player alone may see, as a list: the cards' names (context ``"<game>:name"``), or
+    the tiles.
+
+    >>> secret_words({"cards": [4, 9], "names": ["Oracle", "Mana"]}, "trivinity")
     'Oracle, Mana'
-    >>> secret_words({"tile": ["1-2-3", "0-0-4"]})
+    >>> secret_words({"tile": ["1-2-3", "0-0-4"]}, "triominoes")
     '1-2-3, 0-0-4'
     """
-    values = [secret["names"]] if "names" in secret else list(secret.values())
-    flat = [v for value in values for v in (value if isinstance(value, list) else [value])]
+    if "names" in secret:
+        context = names_context_of(game)
+        return ", ".join(pgettext(context, name) for name in _strings(secret["names"]))
+    flat = [v for value in secret.values() for v in (value if isinstance(value, list) else [value])]
     return ", ".join(map(str, flat))
 
 
@@ -273,7 +314,7 @@ class Prompt:
             return self.table.state.parse_action(text), ""
         except IllegalActionError as exc:
             return None, _("Not possible: {reason}").format(
-                reason=render(exc.code, exc.params, self.table.game.messages))
+                reason=say(self.table.game, exc.code, exc.params))
         except NotationError as exc:
             refused = str(exc)
         starting = [i for i, described in enumerate(self.described)
@@ -306,7 +347,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str] =
     table = Table(game, game.new_initial_state(seed=seed), player_names(kinds), bots, seed, out,
                   read)
     table.write(_("{game}: {players}. Seed {seed}.").format(
-        game=game.title, players=", ".join(p.name for p in table.players), seed=seed))
+        game=pgettext("game", game.title), players=", ".join(p.name for p in table.players),
+        seed=seed))
     table.write(_("Type a move as it is listed, its number or its notation; ? lists the moves, "
                   "q quits."))
     finished = table.play()
