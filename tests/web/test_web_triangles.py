@@ -6,18 +6,28 @@ page's diagrams."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 from triangles_helpers import (
     HOW,
+    colour,
+    contrast,
     draw_line,
+    late_plan,
+    over,
+    partners,
     play_line,
+    post_lines,
     refused_pairs,
+    star_centre,
     start_triangles,
     state_of,
     stats,
+    type_star,
 )
-from web_helpers import token_of, wait_turn
+from web_helpers import server_view, token_of, wait_turn
 from web_support import DESKTOP, PHONE, LiveServer, screenshot
 
 from triverse.core.messages import Reason, render
@@ -132,6 +142,7 @@ def test_refused_lines_flash_with_the_engines_reason(server: LiveServer, new_pag
         error = json.loads(errors[-1])
         refusal = state.illegal_reason(Line(a, b))
         assert isinstance(refusal, Reason) and reason in refusal
+        assert flash.get_attribute("data-code") == refusal.code
         assert error["message"] == f"{a}-{b}: {refusal}"
         # The notice is written from the refusal's message code, not from the English message.
         assert error["reason"] == {"code": refusal.code, "params": {"action": f"{a}-{b}",
@@ -197,19 +208,7 @@ def themes_and_touch(server: LiveServer, page: Any) -> None:
     mid = start_triangles(page, server.base, "hotseat", ["human", "human"], seed=44)
     # A position with triangles of both players: lines sent through the API for speed (the
     # table shows them live), Player 1 closing one triangle and Player 2 another.
-    tokens = {seat: token_of(page, mid, seat) for seat in (0, 1)}
-    plan = triangle_plan(state_of(server, mid))
-    for notation in plan:
-        state = state_of(server, mid)
-        seat = state.current_player
-        assert seat is not None
-        answer = page.evaluate("""async ([id, token, action, move]) => (await fetch(
-            `/api/matches/${id}/actions`, {method: 'POST', headers: {'Content-Type':
-            'application/json', 'X-Seat-Token': token},
-            body: JSON.stringify({action, move})})).status""",
-                               [mid, tokens[seat], notation, state.move_number])
-        assert answer == 200
-    page.wait_for_selector(f"body[data-move='{len(plan)}']")
+    post_lines(page, server, mid, triangle_plan(state_of(server, mid)))
     page.wait_for_function("() => document.querySelectorAll('.starfield .sf-tri.p0').length > 0"
                            " && document.querySelectorAll('.starfield .sf-tri.p1').length > 0")
     for viewport in (DESKTOP, PHONE):
@@ -233,6 +232,8 @@ def themes_and_touch(server: LiveServer, page: Any) -> None:
             assert colours[0] != colours[1]
             if theme == "nebula":
                 assert colours == ["#ff5a2c", "#3b8cff"], "Nebula: red-orange and blue"
+            if viewport == DESKTOP:
+                assert_lines_show_over_fills(page, theme)
             # Every star on the screen, and nothing wider than the window.
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= viewport["width"]
@@ -252,6 +253,29 @@ def themes_and_touch(server: LiveServer, page: Any) -> None:
         assert page.locator(f".starfield [data-line='{line}']").count() == 1
     page.reload()
     page.wait_for_selector(f".match[data-star-theme='{THEMES[-1]}']")
+
+
+def assert_lines_show_over_fills(page: Any, theme: str) -> None:
+    """Every line, of either player, keeps a contrast of 3:1 or more (WCAG 1.4.11, non-text)
+    against the tint of a closed triangle of either player, at both ends of the sky: the
+    colours as the browser computed them for this theme."""
+    styles = page.evaluate("""() => {
+        const m = getComputedStyle(document.querySelector('.match'));
+        const one = (sel) => getComputedStyle(document.querySelector(sel));
+        const fill = (p) => { const s = one(`.starfield .sf-tri.${p} .fill`);
+                              return [s.fill, s.fillOpacity]; };
+        return {sky: [m.getPropertyValue('--sky'), m.getPropertyValue('--sky-2')],
+                fills: [fill('p0'), fill('p1')],
+                lines: ['p0', 'p1'].map((p) => one(`.starfield .sf-line.${p}:not(.halo)`).stroke)};
+    }""")
+    for fill, alpha in styles["fills"]:
+        assert 0 < float(alpha) < 1, (theme, fill, alpha)
+        for sky in styles["sky"]:
+            tint = over(colour(fill), float(alpha), colour(sky))
+            for line in styles["lines"]:
+                ratio = contrast(colour(line), tint)
+                where = f"{theme}: line {line} over fill {fill} x {alpha} on {sky}"
+                assert ratio >= 3, f"{where}: {ratio:.2f}"
 
 
 def triangle_plan(state: TrianglesState) -> list[str]:
@@ -305,3 +329,117 @@ def test_triangles_rules_page_draws_the_seeds_figures(server: LiveServer, new_pa
     assert page.locator("#fig-square .sf-tri.p0").count() == 2  # the diagonal scores 2
     page.locator("#fig-inside").scroll_into_view_if_needed()
     screenshot(page, "rules-triangles-1280x800")
+
+
+def test_a_picked_star_shows_its_legal_partners_and_closing_lines(
+        server: LiveServer, new_page: Any) -> None:
+    page = new_page()
+    mid = start_triangles(page, server.base, "hotseat", ["human", "human"], seed=9)
+    # Late in a game: many lines that close nothing, through the API.
+    plan, star = late_plan(state_of(server, mid), quiet=26)
+    post_lines(page, server, mid, plan)
+    state = state_of(server, mid)
+    seat = state.current_player
+    page.wait_for_selector(f"body[data-identity='{seat}'][data-your-turn='true']")
+    expected = partners(state, star)
+    closers = {other for other, n in expected.items() if n}
+    assert closers and set(expected) - closers
+    # Before a star is picked nothing is marked.
+    assert page.locator(".starfield .sf-star.partner").count() == 0
+    # The seat's view carries the legal lines the table marks from.
+    view = server_view(page, mid, token_of(page, mid, seat))
+    legal = {(a["fields"]["a"], a["fields"]["b"]) for a in view["legal_actions"]}
+    assert legal == {(line.a, line.b) for line in state.legal_actions()}
+    # For every star, the view's partners and the triangles each line closes are the engine's.
+    every = page.evaluate("""async (view) => {
+        const m = await import('/js/games/triangles-legal.js');
+        return view.observation.stars.map((_, s) => Object.fromEntries([...m.partnersOf(
+            view.observation, view.legal_actions, s)].map(([o, thirds]) => [o, thirds.length])));
+    }""", view)
+    assert [{int(k): v for k, v in p.items()} for p in every] == [
+        partners(state, s) for s in range(len(state.board.stars))]
+    # Picked with a tap: its partners are exactly the stars of the legal lines at it.
+    x, y = star_centre(page, star)
+    before = field_box(page)
+    page.mouse.click(x, y)
+    page.wait_for_selector(f".starfield [data-star='{star}'].selected")
+    assert field_box(page) == before, "picking a star moved the stars"
+    marked = marked_stars(page)
+    assert marked["partner"] == set(expected), "the partners are not the legal lines' stars"
+    assert marked["closer"] == closers, "the closing lines are not marked"
+    lines = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '.starfield .sf-line.closing')].map((l) => [l.dataset.closing,
+                                                    Number(l.dataset.triangles)]))""")
+    assert lines == {str(Line(star, other)): expected[other] for other in closers}
+    assert page.locator(".starfield .sf-would-close").count() == sum(expected[o] for o in closers)
+    label = page.locator(f".starfield [data-star='{min(closers)}']").get_attribute("aria-label")
+    assert label and "closes a triangle" in label
+    assert page.locator(".tri-picked").inner_text() == f"Star {star} picked: now the second star."
+    picked = page.locator(".tray-messages .hint").inner_text()
+    n = len(closers)
+    assert picked == (f"Star {star} picked: it can be joined to {len(expected)} stars. "
+                      f"{n} of these lines {'closes' if n == 1 else 'close'} a triangle.")
+    screenshot(page, "triangles-partners-1280x800")
+    # Escape lets go; picked with the keyboard, another star shows its own partners.
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.starfield .sf-star.partner')")
+    other = next(s for s in range(len(state.board.stars)) if s != star and partners(state, s))
+    page.locator(".starfield [data-star][tabindex='0']").focus()
+    type_star(page, other)
+    page.wait_for_selector(f".starfield [data-star='{other}'].selected")
+    assert marked_stars(page)["partner"] == set(partners(state, other))
+    page.keyboard.press("Escape")
+    # On a phone too, picking a star leaves the field where it is (the tray keeps its height).
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(150)
+    before = field_box(page)
+    x, y = star_centre(page, star)
+    page.mouse.click(x, y)
+    page.wait_for_selector(f".starfield [data-star='{star}'].selected")
+    assert marked_stars(page)["closer"] == closers
+    assert field_box(page) == before, "picking a star moved the stars"
+    screenshot(page, "triangles-partners-390x844")
+    page.keyboard.press("Escape")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(150)
+    # Drawing a closing line scores, and the marks go with the pick.
+    target = min(closers)
+    draw_line(page, star, target, "tap")
+    page.wait_for_selector(f"body[data-move='{len(plan) + 1}']")
+    assert sum(state_of(server, mid).scores) == expected[target]
+    assert page.locator(".starfield .sf-star.partner").count() == 0
+    assert page.locator(".starfield .sf-line.closing").count() == 0
+
+
+def field_box(page: Any) -> dict[str, float]:
+    """Where the star field is on the page."""
+    box: dict[str, float] = page.locator(".starfield").bounding_box()
+    return box
+
+
+def marked_stars(page: Any) -> dict[str, set[int]]:
+    """The stars marked as partners of the picked star, and those whose line closes."""
+    found: dict[str, list[int]] = page.evaluate("""() => Object.fromEntries(['partner', 'closer']
+        .map((c) => [c, [...document.querySelectorAll(`.starfield .sf-star.${c}`)]
+        .map((g) => Number(g.dataset.star))]))""")
+    return {k: set(v) for k, v in found.items()}
+
+
+TRIANGLES_JS = ("triangles.js", "triangles-view.js", "triangles-legal.js", "triangles-keys.js",
+                "starfield.js")
+"""The browser modules of Triangles (src/triverse/web/js/games/)."""
+
+
+def test_no_triangles_module_reads_the_servers_english() -> None:
+    """The modules render from message codes and parameters: they never read an event's
+    `label`, an error's `message` or an action's `description`, and a regular expression
+    only ever reads what the player types (digits and a separator)."""
+    games = Path(__file__).resolve().parents[2] / "src/triverse/web/js/games"
+    allowed = {r"/^\s*(\d+)\s*[-–,\s]\s*(\d+)\s*$/", r"/^[0-9]$/"}
+    for name in TRIANGLES_JS:
+        source = (games / name).read_text(encoding="utf-8")
+        for field in ("label", "message", "description", "reason.text"):
+            assert not re.search(rf"\.{re.escape(field)}\b", source), f"{name} reads .{field}"
+        regexes = set(re.findall(r"/\^[^\n]*?\$/", source))
+        assert regexes <= allowed, f"{name}: {regexes - allowed}"
+        assert "/^(phone|tablet)" not in source

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_helpers import fill_seats, open_new_game, submit_new_game
+from web_helpers import fill_seats, open_new_game, submit_new_game, token_of
 from web_support import LiveServer
 
 from triverse.games.triangles import Line, TrianglesState
@@ -155,3 +155,86 @@ def stats(page: Any) -> dict[str, Any]:
     data: dict[str, Any] = page.evaluate(
         "() => JSON.parse(localStorage.getItem('triverse.stats') || '{}')")
     return data
+
+
+def post_lines(page: Any, server: LiveServer, mid: str, plan: list[str]) -> None:
+    """Play `plan` through the API, each line by the seat to move (quicker than the UI; the
+    table shows each line live), and wait until the table shows the last one."""
+    tokens = {seat: token_of(page, mid, seat) for seat in (0, 1)}
+    for notation in plan:
+        state = state_of(server, mid)
+        seat = state.current_player
+        assert seat is not None
+        answer = page.evaluate("""async ([id, token, action, move]) => (await fetch(
+            `/api/matches/${id}/actions`, {method: 'POST', headers: {'Content-Type':
+            'application/json', 'X-Seat-Token': token},
+            body: JSON.stringify({action, move})})).status""",
+                               [mid, tokens[seat], notation, state.move_number])
+        assert answer == 200
+    page.wait_for_selector(f"body[data-move='{len(plan)}']")
+
+
+def gained(state: TrianglesState, line: Line) -> int:
+    """The triangles `line` would close (and score) now."""
+    after = state.clone()
+    after.apply(line)
+    return sum(after.scores) - sum(state.scores)
+
+
+def partners(state: TrianglesState, star: int) -> dict[int, int]:
+    """The stars `star` may be joined to now (the engine's legal lines), each with the number of
+    triangles its line would close."""
+    return {line.b if line.a == star else line.a: gained(state, line)
+            for line in state.legal_actions() if star in (line.a, line.b)}
+
+
+def late_plan(state: TrianglesState, quiet: int) -> tuple[list[str], int]:
+    """Up to `quiet` lines that close nothing (the middle one of the legal list each time), then
+    a star of the position reached with two or more partners, one of whose lines closes a
+    triangle and one of whose does not: the plan and that star."""
+    state = state.clone()
+    plan: list[str] = []
+    for _ in range(quiet):
+        calm = [line for line in state.legal_actions() if not gained(state, line)]
+        if not calm:
+            break
+        line = calm[len(calm) // 2]
+        plan.append(str(line))
+        state.apply(line)
+    for star in range(len(state.board.stars)):
+        found = set(partners(state, star).values())
+        if 0 in found and found - {0}:
+            return plan, star
+    raise AssertionError("no star with both kinds of partner: choose another seed")
+
+
+def colour(text: str) -> tuple[float, float, float]:
+    """A CSS colour as computed styles write it: '#rrggbb' or 'rgb(r, g, b)'."""
+    text = text.strip()
+    if text.startswith("#") and len(text) == 7:
+        return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
+    inside = text[text.index("(") + 1:text.index(")")].replace(",", " ").split()
+    r, g, b = (float(x) for x in inside[:3])
+    return (r, g, b)
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2's relative luminance."""
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2's contrast ratio of two colours."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def over(fg: tuple[float, float, float], alpha: float,
+         bg: tuple[float, float, float]) -> tuple[float, float, float]:
+    """`fg` at opacity `alpha` over `bg` (as the browser composites, in sRGB)."""
+    r, g, b = (f * alpha + k * (1 - alpha) for f, k in zip(fg, bg, strict=True))
+    return (r, g, b)

@@ -1,10 +1,13 @@
 // The view of Triangles: the star field scaled to the window, lines drawn by tapping one star
 // and then another, by dragging from star to star (pointer events: mouse, pen and touch), or
 // with the keyboard (type a star's number or move between stars with the arrow keys, Enter
-// picks). The intent is sent as it is; a refused line flashes in red with the engine's reason
-// ("crosses a line", "passes through a star", "already drawn"). Everything else at the table
-// is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
+// picks). A picked star shows the stars it may still be joined to (from the server's legal
+// actions) and which of those lines would close a triangle (triangles-legal.js). The intent
+// is sent as it is; a refused line flashes in red with the reason of the refusal's message
+// code ("crosses a line", "passes through a star", "already drawn"). Everything else at the
+// table is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
 // Triangles' entry (games/triangles.js) imports it only when a table of Triangles opens.
+import { t, tn } from "../i18n.js";
 import { prefs } from "../store.js";
 import { applyStarTheme } from "../themes.js";
 import { h } from "../ui.js";
@@ -12,32 +15,36 @@ import {
   el, fitBoard, lineShape, minSpacing, newPrefix, playerDefs, refusedShape, starRadius, starShape,
   triangleShape,
 } from "./starfield.js";
+import { closingShapes, partnersOf, reasonText } from "./triangles-legal.js";
+import { keyRows, onKey } from "./triangles-keys.js";
 
-// The refusals a line flashes with, by the engine's message code (docs/messages.md).
-const REASONS = {
-  "refused.already_drawn": "already drawn",
-  "refused.passes_star": "passes through a star",
-  "refused.crosses": "crosses a line",
-  "refused.same_star": "one star twice",
-  "refused.no_such_star": "no such star",
-};
 const FLASH_MS = 2800;
-const TYPE_MS = 1200;
+
+let cssLinked = false;
+/** Triangles' own styles (css/triangles.css: the picked star's partners and closing lines). */
+function linkCss() {
+  if (cssLinked || document.querySelector("link[data-triangles-css]")) return;
+  cssLinked = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/css/triangles.css", "data-triangles-css": "" }));
+}
 
 export function createView(table, host) {
+  linkCss();
   return new TrianglesView(table, host);
 }
 
 /** The short phrase a refused line flashes with ("crosses a line"), from the refusal's
  * message code (the server's `reason`); "refused" for any other. */
 export function reasonOf(reason) {
-  return (reason && REASONS[reason.code]) || "refused";
+  return reasonText(reason && reason.code);
 }
 
-/** A line "c-d" as its two stars, or null. */
+/** A line parameter, notation "c-d", as its two stars, or null. */
 function starsOf(line) {
-  const m = /^(\d+)-(\d+)$/.exec(line || "");
-  return m ? [Number(m[1]), Number(m[2])] : null;
+  const parts = String(line || "").split("-");
+  if (parts.length !== 2) return null;
+  const stars = parts.map(Number);
+  return stars.every(Number.isInteger) ? stars : null;
 }
 
 class TrianglesView {
@@ -52,6 +59,7 @@ class TrianglesView {
     this.pending = null;       // a line sent, until the view shows it: {a, b, move}
     this.typed = "";           // digits typed so far
     this.focusStar = 0;        // the star that takes the focus (roving tabindex)
+    this.partners = new Map(); // the picked star's legal partners -> the triangles each closes
     this.animatedMove = -1;
     this.prefix = newPrefix();
     this.build(host);
@@ -60,11 +68,11 @@ class TrianglesView {
 
   // --- the field and the tray -------------------------------------------------------------------
   build(host) {
-    const svg = el("svg", { class: "starfield", role: "group", "aria-label": "Star field" });
+    const svg = el("svg", { class: "starfield", role: "group", "aria-label": t("Star field") });
     this.svg = svg;
     this.layers = {};
     svg.append(playerDefs(this.prefix));
-    for (const name of ["frame", "triangles", "lines", "pending", "hint", "flash", "preview", "stars"]) {
+    for (const name of ["frame", "triangles", "lines", "options", "pending", "hint", "flash", "preview", "stars"]) {
       this.layers[name] = el("g", { class: `sf-layer-${name}` });
       svg.append(this.layers[name]);
     }
@@ -88,16 +96,17 @@ class TrianglesView {
     // picked, a line typed as two numbers, and Cancel.
     const el_ = {};
     this.el = el_;
-    el_.chips = h("div", { class: "tri-chips", role: "group", "aria-label": "Triangles closed" });
+    el_.chips = h("div", { class: "tri-chips", role: "group", "aria-label": t("Triangles closed") });
     el_.picked = h("p", { class: "tri-picked", "aria-live": "polite" });
     el_.input = h("input", { type: "text", id: "line-input", name: "line", inputmode: "numeric",
       autocomplete: "off", placeholder: "3-17", size: 7, "aria-describedby": "line-input-help" });
-    el_.drawButton = h("button", { type: "submit", class: "primary", "data-action": "draw-line" }, "Draw");
+    el_.drawButton = h("button", { type: "submit", class: "primary", "data-action": "draw-line" }, t("Draw"));
     el_.cancel = h("button", { type: "button", "data-action": "cancel-star", disabled: true,
-      title: "Let go of the star picked (Escape)", onclick: () => this.select(null, { announce: true }) }, "Cancel");
+      title: t("Let go of the star picked (Escape)"), onclick: () => this.select(null, { announce: true }) },
+    t("Cancel"));
     const form = h("form", { class: "line-form", onsubmit: (e) => { e.preventDefault(); this.typedLine(); } },
-      h("label", { for: "line-input" }, "Line"), el_.input, el_.drawButton,
-      h("span", { class: "sr-only", id: "line-input-help" }, "Two star numbers, like 3-17, then Enter"));
+      h("label", { for: "line-input" }, t("Line")), el_.input, el_.drawButton,
+      h("span", { class: "sr-only", id: "line-input-help" }, t("Two star numbers, like 3-17, then Enter")));
     host.tray.append(
       h("div", { class: "tri-status" }, el_.chips, el_.picked),
       h("div", { class: "tri-controls" }, form, el_.cancel));
@@ -142,33 +151,49 @@ class TrianglesView {
   }
 
   renderTray(view) {
-    const names = view.players.map((p) => p.name);
     this.el.chips.replaceChildren(...view.players.map((p, i) => h("div", {
       class: `tri-chip${view.to_move === i ? " to-move" : ""}`, "data-seat": i,
       "aria-current": view.to_move === i ? "true" : null,
     }, this.seatMark(i), h("span", { class: "tri-chip-name" }, p.name),
     h("strong", { class: "tri-chip-score" }, String(view.scores[i])),
-    view.to_move === i ? h("span", { class: "tri-chip-turn" }, "to play") : null)));
+    view.to_move === i ? h("span", { class: "tri-chip-turn" }, t("to play")) : null)));
     const mine = view.your_turn && !view.finished;
     this.el.input.disabled = !mine;
     this.el.drawButton.disabled = !mine || this.table.busy;
     this.el.cancel.disabled = this.selected === null;
-    if (this.selected !== null) {
-      this.el.picked.textContent = `Star ${this.selected} picked: now the second star.`;
-    } else {
-      this.el.picked.textContent = "";
-    }
+    // Short, so that picking a star never changes the tray's height (nor moves the stars).
+    this.el.picked.textContent = this.selected === null ? ""
+      : t("Star {star} picked: now the second star.", { star: this.selected });
     let hint = "";
     if (view.finished) hint = "";
     else if (mine) {
       hint = this.selected === null
-        ? "Your turn: tap a star, then another (or drag from star to star). Keys: type a star's number, Enter."
-        : `Star ${this.selected} picked: tap, or type and Enter, the star to join it to.`;
+        ? t("Your turn: tap a star, then another (or drag from star to star). Keys: type a star's number, Enter.")
+        : this.pickedText(this.selected);
     } else {
       const p = view.players[view.to_move];
-      hint = p ? `${p.kind === "human" ? names[view.to_move] : `${p.name} (computer)`} draws now.` : "";
+      if (p) hint = p.kind === "human" ? t("{name} draws now.", { name: p.name }) : t("{name} (computer) draws now.", { name: p.name });
     }
     this.table.hint(hint);
+  }
+
+  /** What the hint says of a picked star: how many stars it may be joined to, and how many of
+   * those lines close a triangle (when the server sent the legal lines). */
+  pickedText(star) {
+    if (!this.legalKnown()) return t("Star {star} picked: tap, or type and Enter, the star to join it to.", { star });
+    const n = this.partners.size;
+    if (!n) return t("No line can be drawn from star {star} any more: pick another star.", { star });
+    const closing = [...this.partners.values()].filter((c) => c.length).length;
+    const first = tn("Star {star} picked: it can be joined to {n} star.",
+      "Star {star} picked: it can be joined to {n} stars.", n, { star });
+    if (!closing) return `${first} ${t("None of these lines closes a triangle.")}`;
+    return `${first} ${tn("{n} of these lines closes a triangle.", "{n} of these lines close a triangle.", closing)}`;
+  }
+
+  /** Whether the view holds the seat's legal lines (its turn, and a game still on). */
+  legalKnown() {
+    const v = this.view;
+    return Boolean(v && v.your_turn && !v.finished && (v.legal_actions || []).length);
   }
 
   // --- geometry ---------------------------------------------------------------------------------
@@ -231,14 +256,51 @@ class TrianglesView {
     if (!this.starEls || !this.obs) return;
     const degree = new Array(this.obs.stars.length).fill(0);
     for (const l of this.obs.lines) { degree[l.a] += 1; degree[l.b] += 1; }
+    const from = this.selectedFrom();
+    const partners = from === null ? new Map() : this.partners;
+    this.svg.classList.toggle("picking", from !== null && this.legalKnown());
     this.starEls.forEach((g, i) => {
+      const thirds = partners.get(i);
       g.classList.toggle("selected", i === this.selected);
       g.classList.toggle("hover", i === this.hover);
-      const state = i === this.selected ? ", picked" : "";
-      g.setAttribute("aria-label", `Star ${i}${state}, ${degree[i]} line${degree[i] === 1 ? "" : "s"}`);
+      g.classList.toggle("partner", thirds !== undefined);
+      g.classList.toggle("closer", Boolean(thirds && thirds.length));
+      g.setAttribute("aria-label", this.starLabel(i, degree[i], thirds));
       g.setAttribute("aria-pressed", i === this.selected ? "true" : "false");
     });
     document.body.dataset.selectedStar = this.selected === null ? "" : String(this.selected);
+  }
+
+  /** A star's name for screen readers: its number, its lines, and what it is to the picked star. */
+  starLabel(star, n, thirds) {
+    if (star === this.selected) return tn("Star {star}, picked, {n} line", "Star {star}, picked, {n} lines", n, { star });
+    if (thirds && thirds.length) {
+      return tn("Star {star}, {n} line: joining it to the picked star closes a triangle",
+        "Star {star}, {n} lines: joining it to the picked star closes a triangle", n, { star });
+    }
+    if (thirds) {
+      return tn("Star {star}, {n} line: it can be joined to the picked star",
+        "Star {star}, {n} lines: it can be joined to the picked star", n, { star });
+    }
+    return tn("Star {star}, {n} line", "Star {star}, {n} lines", n, { star });
+  }
+
+  /** The picked star's legal partners, again (a new view, a new pick or a drag). */
+  findPartners() {
+    const from = this.selectedFrom();
+    this.partners = from !== null && this.legalKnown()
+      ? partnersOf(this.obs, this.view.legal_actions, from) : new Map();
+    this.drawOptions();
+  }
+
+  /** The lines from the picked star that would close a triangle, with those triangles. */
+  drawOptions() {
+    const from = this.selectedFrom();
+    if (!this.layers || from === null || !this.pos.length) {
+      if (this.layers) this.layers.options.replaceChildren();
+      return;
+    }
+    this.layers.options.replaceChildren(...closingShapes(this.pos, from, this.partners, this.player()));
   }
 
   draw() {
@@ -252,13 +314,14 @@ class TrianglesView {
     const freshTris = new Set();
     if (last && view.move !== this.animatedMove) {
       for (const e of last.events) {
-        if (e.kind === "score" && e.data && e.data.stars) freshTris.add([...e.data.stars].sort((a, b) => a - b).join(","));
+        const stars = e.code === "triangle" && e.params ? e.params.stars : null;
+        if (Array.isArray(stars)) freshTris.add([...stars].sort((a, b) => a - b).join(","));
       }
       this.animatedMove = view.move;
     }
-    this.layers.triangles.replaceChildren(...obs.triangles.map((t) => {
-      const k = [...t.stars].sort((a, b) => a - b).join(",");
-      const g = triangleShape(t.stars.map((s) => pos[s]), t.player, this.prefix, freshTris.has(k) ? "fresh" : "");
+    this.layers.triangles.replaceChildren(...obs.triangles.map((tri) => {
+      const k = [...tri.stars].sort((a, b) => a - b).join(",");
+      const g = triangleShape(tri.stars.map((s) => pos[s]), tri.player, this.prefix, freshTris.has(k) ? "fresh" : "");
       g.dataset.triangle = k;
       return g;
     }));
@@ -273,9 +336,13 @@ class TrianglesView {
     this.layers.lines.replaceChildren(...halo, ...lines);
     this.layers.pending.replaceChildren(...(this.pending
       ? [lineShape(pos[this.pending.a], pos[this.pending.b], this.player(), "pending")] : []));
-    this.svg.setAttribute("aria-label", `Star field: ${obs.stars.length} stars, ${obs.lines.length} lines, `
-      + `${obs.triangles.length} triangle${obs.triangles.length === 1 ? "" : "s"} closed`);
+    this.svg.setAttribute("aria-label", t("Star field: {stars}, {lines}, {triangles}", {
+      stars: tn("{n} star", "{n} stars", obs.stars.length),
+      lines: tn("{n} line", "{n} lines", obs.lines.length),
+      triangles: tn("{n} triangle closed", "{n} triangles closed", obs.triangles.length),
+    }));
     this.drawHint();
+    this.findPartners();
     this.updateStarStates();
     if (this.flash) this.drawFlash();
   }
@@ -329,7 +396,7 @@ class TrianglesView {
   flashRefused(a, b, refusal) {
     const params = (refusal && refusal.params) || {};
     const code = refusal && refusal.code;
-    this.flash = { a, b, reason: reasonOf(refusal),
+    this.flash = { a, b, reason: reasonOf(refusal), code: code || "refused",
       cross: code === "refused.crosses" ? starsOf(params.other) : null,
       star: code === "refused.passes_star" && Number.isInteger(params.star) ? params.star : null };
     clearTimeout(this.flashTimer);
@@ -351,6 +418,7 @@ class TrianglesView {
     const g = refusedShape(this.pos[f.a], this.pos[f.b], f.reason);
     g.dataset.refused = `${Math.min(f.a, f.b)}-${Math.max(f.a, f.b)}`;
     g.dataset.reason = f.reason;
+    g.dataset.code = f.code;
     parts.push(g);
     this.layers.flash.replaceChildren(...parts);
   }
@@ -364,11 +432,10 @@ class TrianglesView {
   select(star, { announce = false } = {}) {
     this.selected = star;
     this.drawPreview(null);
+    this.findPartners();
     this.updateStarStates();
     if (this.view && this.view.seat !== null) this.renderTray(this.view);
-    if (announce) {
-      this.table.announce(star === null ? "No star picked." : `Star ${star} picked: now the second star.`);
-    }
+    if (announce) this.table.announce(star === null ? t("No star picked.") : this.pickedText(star));
   }
 
   /** A star tapped, clicked or picked with Enter. */
@@ -386,7 +453,8 @@ class TrianglesView {
     if (!this.canPlay()) return;
     if (!view.your_turn) {
       const p = view.players[view.to_move];
-      this.table.hint(`Not your turn: ${p ? p.name : "the other player"} draws now.`);
+      this.table.hint(p ? t("Not your turn: {name} draws now.", { name: p.name })
+        : t("Not your turn: the other player draws now."));
       return;
     }
     const [lo, hi] = a < b ? [a, b] : [b, a];
@@ -406,7 +474,7 @@ class TrianglesView {
     const text = this.el.input.value;
     const m = /^\s*(\d+)\s*[-–,\s]\s*(\d+)\s*$/.exec(text);
     if (!m) {
-      this.table.refuse(`write a line as two star numbers, like 3-17 (not "${text.trim()}")`);
+      this.table.refuse(t("write a line as two star numbers, like 3-17 (not \"{text}\")", { text: text.trim() }));
       return;
     }
     const [a, b] = [Number(m[1]), Number(m[2])];
@@ -436,7 +504,11 @@ class TrianglesView {
     this.setHover(star);
     const press = this.press;
     if (press && press.id === e.pointerId) {
-      if (!press.moved && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 8) press.moved = true;
+      if (!press.moved && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 8) {
+        press.moved = true;
+        this.findPartners();        // a drag starts from the star pressed
+        this.updateStarStates();
+      }
       if (press.moved && press.star !== null) this.drawPreview(star !== null && star !== press.star ? star : this.local(e));
     } else if (this.selected !== null && e.pointerType === "mouse") {
       this.drawPreview(star !== null && star !== this.selected ? star : this.local(e));
@@ -477,89 +549,12 @@ class TrianglesView {
     if (this.selected !== null && i !== this.selected) this.drawPreview(i);
   }
 
-  /** The nearest star from star `from` in direction (dx, dy) on the screen. */
-  nearestToward(from, dx, dy) {
-    const [x0, y0] = this.pos[from];
-    let best = null, bestScore = Infinity;
-    this.pos.forEach(([x, y], i) => {
-      if (i === from) return;
-      const vx = x - x0, vy = y - y0;
-      const along = vx * dx + vy * dy;
-      if (along <= 0) return;
-      const across = Math.abs(vx * dy - vy * dx);
-      if (across > along * 2.5) return;
-      const score = along + 2 * across;
-      if (score < bestScore) { bestScore = score; best = i; }
-    });
-    return best;
-  }
-
   onKey(e) {
-    if (!this.obs || !this.starEls) return false;
-    const t = e.target;
-    const onStar = t && t.closest ? t.closest("[data-star]") : null;
-    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (/^[0-9]$/.test(e.key)) {
-      this.typeDigit(e.key);
-      return true;
-    }
-    if (dirs[e.key]) {
-      e.preventDefault();
-      const from = onStar ? Number(onStar.dataset.star) : null;
-      if (from === null) { this.focusOn(this.focusStar); return true; }
-      const next = this.nearestToward(from, ...dirs[e.key]);
-      if (next !== null) this.focusOn(next);
-      return true;
-    }
-    if ((e.key === "Enter" || e.key === " ") && onStar) {
-      e.preventDefault();
-      this.typed = "";
-      this.pick(Number(onStar.dataset.star));
-      return true;
-    }
-    if (e.key === "Escape" && (this.selected !== null || this.typed)) {
-      e.preventDefault();
-      this.typed = "";
-      this.select(null, { announce: true });
-      return true;
-    }
-    if (e.key === "Backspace" && this.typed) {
-      e.preventDefault();
-      this.typed = this.typed.slice(0, -1);
-      if (this.typed) this.focusOn(Number(this.typed));
-      return true;
-    }
-    return false;
-  }
-
-  typeDigit(d) {
-    const n = this.obs.stars.length;
-    clearTimeout(this.typeTimer);
-    let typed = this.typed + d;
-    if (Number(typed) >= n) typed = d;   // a new number begins
-    this.typed = typed;
-    const star = Number(typed);
-    if (star >= n) {
-      this.table.hint(`There is no star ${star}: the stars are 0 to ${n - 1}.`);
-      this.typed = "";
-      return;
-    }
-    this.focusOn(star);
-    this.table.hint(`Star ${star}${this.selected === null ? "" : ` (line ${this.selected}-${star})`}: Enter picks it.`);
-    // Done when no further digit can make a star's number; else wait for one a moment.
-    if (star * 10 >= n || star === 0) this.typed = "";
-    else this.typeTimer = setTimeout(() => { this.typed = ""; }, TYPE_MS);
+    return onKey(this, e);
   }
 
   keyRows() {
-    return [
-      ["0-9", "type a star's number: the star gets the focus (\"1\", \"7\": star 17)"],
-      ["Arrow keys", "move to the nearest star that way"],
-      ["Tab", "into the star field, then to the line box and the buttons"],
-      ["Enter or Space on a star", "pick it; on a second star, draw the line"],
-      ["Escape", "let go of the star picked (when one is; else end the game)"],
-      ["Line box", "type a line as two numbers, like 3-17, and Enter"],
-    ];
+    return keyRows();
   }
 
   // --- the table's other hooks ---------------------------------------------------------------------
@@ -572,15 +567,17 @@ class TrianglesView {
     return s;
   }
 
+  /** A line's click, and a toast for two triangles at once and for playing again (from the
+   * events' message codes). */
   onLogEntry(entry, { names }) {
-    if (!entry.events.some((e) => e.kind === "line")) return;
+    if (!entry.events.some((e) => e.code === "line")) return;
     this.table.sound.click();
-    const scored = entry.events.filter((e) => e.kind === "score").length;
+    const scored = entry.events.filter((e) => e.code === "triangle").length;
     const who = names[entry.player] ?? "";
     if (scored >= 2) {
-      this.table.toast(`${who}: two triangles at once!`);
+      this.table.toast(t("{who}: two triangles at once!", { who }));
       this.table.sound.chime();
     }
-    if (entry.events.some((e) => e.kind === "again")) this.table.toast(`${who} plays again`);
+    if (entry.events.some((e) => e.code === "again")) this.table.toast(t("{who} plays again", { who }));
   }
 }

@@ -2,6 +2,7 @@
 // GET /api/games (`view` of its plugin): its fields (the Board choice of the New Game dialog,
 // statistics per board), its lobby art, and its view (games/triangles-view.js), loaded only at
 // its tables. docs/web.md, "Adding a game's UI", describes the exports.
+import { t, tn } from "../i18n.js";
 import { h } from "../ui.js";
 
 /** Triangles' view, imported when a table of Triangles opens. */
@@ -17,11 +18,13 @@ export const BOARDS = [
   { name: "tablet-180", device: "tablet", stars: 180 },
 ];
 
-/** "Phone · 24 stars" for "phone-24". */
+/** "Phone · 24 stars" for "phone-24" (a board of BOARDS; any other name as it is). */
 export function boardLabel(name) {
-  const m = /^(phone|tablet)-(\d+)$/.exec(name || "");
-  if (!m) return name || "";
-  return `${m[1] === "phone" ? "Phone" : "Tablet"} · ${m[2]} stars`;
+  const board = BOARDS.find((b) => b.name === name);
+  if (!board) return name || "";
+  return board.device === "phone"
+    ? tn("Phone · {n} star", "Phone · {n} stars", board.stars)
+    : tn("Tablet · {n} star", "Tablet · {n} stars", board.stars);
 }
 
 /** The Board choice of the New Game dialog: one select for the options stars and device. */
@@ -36,11 +39,11 @@ function boardChoice(game) {
       value: b.name, selected: b.name === chosen,
     }, boardLabel(b.name))));
   const select = h("select", { id: "opt-board", name: "board", "aria-describedby": "opt-board-help" },
-    group("phone", "Phone boards (5:8)"), group("tablet", "Tablet boards (3:4)"));
+    group("phone", t("Phone boards (5:8)")), group("tablet", t("Tablet boards (3:4)")));
   const row = h("div", { class: "option-row" },
-    h("label", { for: "opt-board" }, "Board"), select,
+    h("label", { for: "opt-board" }, t("Board")), select,
     h("small", { class: "help", id: "opt-board-help" },
-      "The six boards: a phone with 24, 60 or 120 stars, a tablet with 80, 120 or 180."));
+      t("The six boards: a phone with 24, 60 or 120 stars, a tablet with 80, 120 or 180.")));
   return {
     row,
     read() {
@@ -50,29 +53,39 @@ function boardChoice(game) {
   };
 }
 
-/** Triangles' entry (docs/web.md, "Adding a game's UI"). */
+/** Triangles' entry (docs/web.md, "Adding a game's UI"). Its words are getters, so that they
+ * are read in the language of the moment. */
 export const ui = {
   kind: "triangles",
   passScreen: false,                 // nothing is hidden: hot-seat just hands over the turn
-  trayLabel: "Your lines",
-  optionLabels: { again: "Play again after a triangle" },
-  optionHelp: { again: "A player who closes a triangle draws another line at once." },
+  get trayLabel() { return t("Your lines"); },
+  optionLabels: { get again() { return t("Play again after a triangle"); } },
+  optionHelp: { get again() { return t("A player who closes a triangle draws another line at once."); } },
   customOptions: [{ covers: ["stars", "device"], build: boardChoice }],
   roundText: (obs) => boardLabel(obs && obs.board),
-  targetText: (view) => (view.game.options.again ? "play again after a triangle" : ""),
-  scoreColumn: { title: "Lines", value: (view, i) => (view.observation.lines || []).filter((l) => l.player === i).length },
+  targetText: (view) => (view.game.options.again ? t("play again after a triangle") : ""),
+  scoreColumn: {
+    get title() { return t("Lines"); },
+    value: (view, i) => (view.observation.lines || []).filter((l) => l.player === i).length,
+  },
   infoText(view) {
     const obs = view.observation;
     if (!obs || !obs.stars) return null;
-    const n = (k, one) => `${k} ${one}${k === 1 ? "" : "s"}`;
-    return { text: `${n(obs.lines.length, "line")}, ${n(obs.triangles.length, "triangle")}`, title: "Drawn and closed so far" };
+    return {
+      text: t("{lines}, {triangles}", {
+        lines: tn("{n} line", "{n} lines", obs.lines.length),
+        triangles: tn("{n} triangle", "{n} triangles", obs.triangles.length),
+      }),
+      title: t("Drawn and closed so far"),
+    };
   },
   headline(view, { winners, identity, hotseat }) {
     const draw = winners.length > 1;
+    if (draw) return t("Draw!");
     if (view.mode === "computer" && identity !== null && !hotseat) {
-      return draw ? "Draw!" : winners[0].i === identity ? "You won!" : "You lost!";
+      return winners[0].i === identity ? t("You won!") : t("You lost!");
     }
-    return draw ? "Draw!" : `${winners[0].p.name} wins!`;
+    return t("{name} wins!", { name: winners[0].p.name });
   },
   statsKey: (view) => (view.observation && !view.observation.custom ? view.observation.board : null),
   statsLabel: boardLabel,

@@ -1,7 +1,9 @@
 // Trivinity's module symbols as small inline SVG icons (the seed: "Core - Plain line, Heroes -
 // Swords, Scoundrels - Maces, Zodiac - Lines of stars, Elements - Lightning bolts, World -
 // Columns, Disasters - Blackened fissures, Divine Servants - Feathers"), and the tier marks (a
-// single symbol, crossed symbols, a triangle). Shared by the table's view and the rules page.
+// single symbol, crossed symbols, a triangle), and the three resources' icons (Power: a fist's
+// flame, Mana: a drop, Tribute: a coin). Shared by the table's view and the rules page.
+import { t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -23,10 +25,49 @@ export const MODULE_SYMBOLS = {
   world: "column", disasters: "fissure", servants: "feather",
 };
 
-export const MODULE_NAMES = {
-  core: "Core", heroes: "Heroes", scoundrels: "Scoundrels", zodiac: "Zodiac", elements: "Elements",
-  world: "World", disasters: "Disasters", servants: "Divine Servants",
+/** A module's name in the current language (the name itself for a module it does not know). */
+export function moduleName(module) {
+  switch (module) {
+    case "core": return t("Core");
+    case "heroes": return t("Heroes");
+    case "scoundrels": return t("Scoundrels");
+    case "zodiac": return t("Zodiac");
+    case "elements": return t("Elements");
+    case "world": return t("World");
+    case "disasters": return t("Disasters");
+    case "servants": return t("Divine Servants");
+    default: return module;
+  }
+}
+
+/** The three resources, in the engine's order. */
+export const RESOURCES = ["power", "mana", "tribute"];
+
+/** A resource's name in the current language. */
+export function resourceName(r) {
+  if (r === "power") return t("Power");
+  if (r === "mana") return t("Mana");
+  if (r === "tribute") return t("Tribute");
+  return t("any resource");
+}
+
+/** Each resource's icon in a 24x24 box: a flame (Power), a drop (Mana), a coin (Tribute), and
+ * a circle holding a plus (any resource, in costs). */
+const RESOURCE_SHAPES = {
+  power: [["path", { d: "M12 2.5C13 7 18.5 9 18.5 14.5A6.5 6.5 0 0 1 5.5 14.5C5.5 11 8 9.5 8.5 7C10 8.5 10.5 10 10.5 11.5C12 9.5 12.5 6 12 2.5Z" }]],
+  mana: [["path", { d: "M12 2.5C12 2.5 5.5 10.5 5.5 15A6.5 6.5 0 0 0 18.5 15C18.5 10.5 12 2.5 12 2.5Z" }]],
+  tribute: [["circle", { cx: "12", cy: "12", r: "8.5" }], ["circle", { cx: "12", cy: "12", r: "4.5" }]],
+  any: [["circle", { cx: "12", cy: "12", r: "8.5" }], ["path", { d: "M12 8V16M8 12H16" }]],
 };
+
+/** A resource's icon; with `named`, an image named by the resource (else hidden from readers). */
+export function resourceIcon(r, named = false) {
+  const svg = svgEl("svg", { viewBox: "0 0 24 24", class: `tv-icon tv-ricon tv-ricon-${r}`, "data-resource": r });
+  if (named) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", resourceName(r)); }
+  else svg.setAttribute("aria-hidden", "true");
+  for (const [tag, attrs] of RESOURCE_SHAPES[r] || RESOURCE_SHAPES.any) svg.append(svgEl(tag, attrs));
+  return svg;
+}
 
 const svgEl = (name, attrs = {}) => {
   const node = document.createElementNS(NS, name);
@@ -47,7 +88,7 @@ export function symbolIcon(symbol, label = null) {
 export function tierMark(tier, symbol) {
   const span = document.createElement("span");
   span.className = `tv-tier tv-tier-${tier}`;
-  span.title = tier ? `Tier ${tier}` : "Starting card";
+  span.title = tier ? t("Tier {tier}", { tier }) : t("Starting card");
   if (tier === 2) {
     const a = symbolIcon(symbol); const b = symbolIcon(symbol);
     b.classList.add("crossed");
@@ -62,7 +103,7 @@ export function tierMark(tier, symbol) {
   }
   const sr = document.createElement("span");
   sr.className = "sr-only";
-  sr.textContent = tier ? ` tier ${tier}` : "";
+  sr.textContent = tier ? ` ${t("Tier {tier}", { tier })}` : "";
   span.append(sr);
   return span;
 }

@@ -8,30 +8,15 @@
 // card table) describes them, loaded once, before the first view is created. Trivinity's
 // entry (games/trivinity.js) imports this module only when a table of Trivinity opens. The
 // interface is docs/web.md's "Adding a game's UI".
+import { t, tn } from "../i18n.js";
 import { h } from "../ui.js";
-import { MODULE_NAMES, MODULE_SYMBOLS, symbolIcon, tierMark } from "./trivinity-icons.js";
+import {
+  breakdown, card, cardDetail, cardFace, cardName, infoButton, legend, loadCards, longPress, openCardDialog,
+} from "./trivinity-cards.js";
+import { MODULE_SYMBOLS, moduleName, RESOURCES as RES, resourceIcon, resourceName, symbolIcon } from "./trivinity-icons.js";
 
-let CARDS = {};
-let cardsLoading = null;
+export { breakdown, card, cardFace, costText, worthText } from "./trivinity-cards.js";
 
-/** The card table, fetched once (again after a failure). */
-function loadCards() {
-  if (!cardsLoading) {
-    cardsLoading = (async () => {
-      const answer = await fetch("/api/games/trivinity/data");
-      if (!answer.ok) throw new Error(`the card table did not load (HTTP ${answer.status})`);
-      CARDS = (await answer.json()).cards;
-    })().catch((err) => {
-      cardsLoading = null;
-      throw err;
-    });
-  }
-  return cardsLoading;
-}
-
-const RES = ["power", "mana", "tribute"];
-const RES_NAME = { power: "Power", mana: "Mana", tribute: "Tribute" };
-const RES_LETTER = { power: "P", mana: "M", tribute: "T" };
 /** The words of the actions the tray's main buttons do; every other legal action is a choice. */
 const MAIN = new Set(["play", "discard", "discard-all", "buy", "end"]);
 
@@ -47,55 +32,18 @@ export async function createView(table, host) {
   return new TrivinityView(table, host);
 }
 
-export const card = (id) => CARDS[id] || null;
-
-/** "2P 1M +3" (typed costs, then any resource). */
-export function costText(cost) {
-  if (!cost) return "";
-  const parts = RES.filter((r) => cost[r]).map((r) => `${cost[r]}${RES_LETTER[r]}`);
-  if (cost.any) parts.push(parts.length ? `+${cost.any}` : `${cost.any}`);
-  return parts.join(" ") || "free";
+/** The card an element shows: a card face, a stack's top, an "i" button. */
+function cardOf(el) {
+  const holder = el && el.closest && el.closest("[data-card], [data-info], .tv-stack");
+  if (!holder) return null;
+  if (holder.dataset.card !== undefined) return Number(holder.dataset.card);
+  if (holder.dataset.info !== undefined) return Number(holder.dataset.info);
+  const top = holder.querySelector("[data-card]");
+  return top ? Number(top.dataset.card) : null;
 }
 
-export function worthText(worth) {
-  if (!worth) return "";
-  return RES.filter((r) => worth[r]).map((r) => `${worth[r]}${RES_LETTER[r]}`).join(" ") || "0";
-}
-
-/** The final score from a player's worth totals: the two best resources plus tier bonuses. */
-export function breakdown(p) {
-  const values = RES.map((r) => (p.worth || {})[r] || 0);
-  const best = [0, 1, 2].sort((a, b) => values[b] - values[a] || a - b).slice(0, 2);
-  const bestTwo = values[best[0]] + values[best[1]];
-  return {
-    power: values[0], mana: values[1], tribute: values[2], best: best.map((i) => RES[i]),
-    best_two: bestTwo, tier2: p.tier2 || 0, tier3: p.tier3 || 0,
-    score: bestTwo + (p.tier2 || 0) + 3 * (p.tier3 || 0),
-  };
-}
-
-/** A card drawn as a small face: symbol and tier, name, cost, worth, text. */
-export function cardFace(id, { compact = false, tag = "div", attrs = {} } = {}) {
-  const c = card(id);
-  if (!c) return h(tag, { class: "tv-card unknown", ...attrs }, `card ${id}`);
-  const module = MODULE_NAMES[c.module] || c.module;
-  const label = `${c.name}, ${module}${c.tier ? `, tier ${c.tier}, cost ${costText(c.cost)}` : ""}, worth ${worthText(c.worth)}`
-    + (c.text ? `: ${c.text}` : "");
-  return h(tag, {
-    class: `tv-card tier-${c.tier}${compact ? " compact" : ""}`, "data-card": id, "data-module": c.module,
-    title: label, ...attrs,
-  },
-  h("span", { class: "tv-card-head" }, tierMark(c.tier, c.symbol),
-    h("span", { class: "tv-card-name" }, c.name)),
-  c.tier ? h("span", { class: "tv-card-cost", title: "Cost" }, `cost ${costText(c.cost)}`) : null,
-  h("span", { class: "tv-card-worth", title: "Worth" }, ...RES.filter((r) => c.worth[r]).map((r) =>
-    h("span", { class: `tv-res tv-${r}` }, `${c.worth[r]}${RES_LETTER[r]}`))),
-  !compact && c.text ? h("span", { class: "tv-card-text" }, c.text) : null,
-  c.until_next_turn ? h("span", { class: "tv-badge", title: "Until your next turn" }, "waits") : null,
-  c.reaction ? h("span", { class: "tv-badge", title: "Reaction: blocks an attack" }, "reaction") : null);
-}
-
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const sizesText = (p) => t("deck {deck} · discard {discard} · hand {hand}",
+  { deck: p.deck_size, discard: p.discard.length, hand: p.hand_size });
 
 class TrivinityView {
   constructor(table, host) {
@@ -108,20 +56,29 @@ class TrivinityView {
   build(host) {
     const e = {};
     this.el = e;
-    e.opponents = h("section", { class: "tv-opponents", "aria-label": "The other players" });
-    e.grid = h("div", { class: "tv-grid", role: "group", "aria-label": "The stacks: tier 1 on top, tier 3 at the bottom" });
-    e.limbo = h("section", { class: "tv-limbo", "aria-label": "Limbo" });
-    e.mine = h("section", { class: "tv-mine", "aria-label": "Your play area" });
-    e.final = h("section", { class: "tv-final", "aria-label": "Final scores", hidden: true });
+    e.opponents = h("section", { class: "tv-opponents", "aria-label": t("The other players") });
+    e.grid = h("div", { class: "tv-grid", role: "group", "aria-label": t("The stacks: tier 1 on top, tier 3 at the bottom") });
+    e.limbo = h("section", { class: "tv-limbo", "aria-label": t("Limbo") });
+    e.mine = h("section", { class: "tv-mine", "aria-label": t("Your play area") });
+    e.final = h("section", { class: "tv-final", "aria-label": t("Final scores"), hidden: true });
+    // Beside the stacks: the card pointed at, focused or selected, read in full, and the legend.
+    e.detail = h("div", { class: "tv-detail-body" });
+    e.aside = h("section", { class: "tv-detail", "aria-labelledby": "tv-detail-title" },
+      h("h2", { id: "tv-detail-title" }, t("Card")), e.detail);
     e.root = h("div", { class: "tv-board" },
       h("div", { class: "tv-left" }, e.grid),
-      h("div", { class: "tv-right" }, e.final, e.mine, e.opponents, e.limbo));
+      h("div", { class: "tv-right" }, e.final, e.mine, e.opponents, e.limbo, e.aside, legend()));
+    this.showDetail(null);
     host.board.append(e.root);
     host.board.classList.add("tv-host");
     // The board scrolls when it does not fit: the keyboard can scroll it too.
     Object.assign(host.board, { tabIndex: 0 });
     host.board.setAttribute("role", "region");
-    host.board.setAttribute("aria-label", "The board");
+    host.board.setAttribute("aria-label", t("The board"));
+    for (const area of [host.board, host.tray]) {
+      area.addEventListener("focusin", (ev) => this.showDetail(cardOf(ev.target)));
+      area.addEventListener("mouseover", (ev) => { const id = cardOf(ev.target); if (id !== null) this.showDetail(id); });
+    }
     e.grid.addEventListener("click", (ev) => {
       const b = ev.target.closest("[data-stack]");
       if (b && !b.disabled) this.clickStack(Number(b.dataset.stack));
@@ -129,28 +86,41 @@ class TrivinityView {
 
     // The tray: the question, the hand, the buttons, the choices and the notation box.
     e.question = h("p", { class: "tv-question", "aria-live": "polite" });
-    e.hand = h("div", { class: "tv-hand", role: "group", "aria-label": "Your hand" });
+    e.hand = h("div", { class: "tv-hand", role: "group", "aria-label": t("Your hand") });
     e.hand.addEventListener("click", (ev) => {
       const b = ev.target.closest("[data-slot]");
       if (b) this.clickHand(Number(b.dataset.slot));
     });
     const btn = (action, text, title, onclick) => h("button", { type: "button", "data-action": action, title, onclick, disabled: true }, text);
-    e.play = btn("play", "Play", "Play the selected card (Enter)", () => this.sendSlot("play"));
-    e.discard = btn("discard", "Discard", "Discard the selected card without playing it (X)", () => this.sendSlot("discard"));
-    e.discardAll = btn("discard-all", "Discard all", "Discard your whole hand; with nothing played, take a tier-1 card free (A)", () => this.sendNotation("discard-all"));
-    e.end = btn("end", "End turn", "End the turn and draw 5 (E)", () => this.sendNotation("end"));
+    e.play = btn("play", t("Play"), t("Play the selected card (Enter)"), () => this.sendSlot("play"));
+    e.discard = btn("discard", t("Discard"), t("Discard the selected card without playing it (X)"), () => this.sendSlot("discard"));
+    e.discardAll = btn("discard-all", t("Discard all"), t("Discard your whole hand; with nothing played, take a tier-1 card free (A)"), () => this.sendNotation("discard-all"));
+    e.end = btn("end", t("End turn"), t("End the turn and draw 5 (E)"), () => this.sendNotation("end"));
     e.end.classList.add("primary");
-    e.choices = h("div", { class: "tv-choices", role: "group", "aria-label": "Answers" });
+    e.choices = h("div", { class: "tv-choices", role: "group", "aria-label": t("Answers") });
     e.input = h("input", { type: "text", id: "tv-notation", name: "notation", autocomplete: "off",
-      placeholder: "play 1", size: 10, "aria-label": "Action in notation" });
+      placeholder: "play 1", size: 10, "aria-label": t("Action in notation") });
     const form = h("form", { class: "tv-notation", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } },
-      e.input, h("button", { type: "submit", "data-action": "notation" }, "Send"));
+      e.input, h("button", { type: "submit", "data-action": "notation" }, t("Send")));
     host.tray.append(
       h("div", { class: "tv-tray-main" }, e.question, e.hand, e.choices),
       h("div", { class: "tv-controls tray-controls" }, e.play, e.discard, e.discardAll, e.end, form));
   }
 
   destroy() {}
+
+  /** The side panel shows the card `id` in full (a hint of how to fill it when null). */
+  showDetail(id) {
+    if (id === null || id === undefined || Number.isNaN(id)) {
+      if (this.detailId !== undefined && this.detailId !== null) return;
+      this.detailId = null;
+      this.el.detail.replaceChildren(h("p", { class: "tv-small" }, t("Point at a card, focus it or select it to read it here in full.")));
+      return;
+    }
+    if (id === this.detailId) return;
+    this.detailId = id;
+    this.el.detail.replaceChildren(cardDetail(id));
+  }
 
   /** A click for a card bought or played, live. */
   onLogEntry(entry) {
@@ -204,6 +174,8 @@ class TrivinityView {
       if (this.find(`${word} ${slot}`)) { this.sendNotation(`${word} ${slot}`); return; }
     }
     this.selected = this.selected === slot ? null : slot;
+    const hand = (this.view && this.view.observation.hand) || [];
+    if (this.selected != null && hand[slot - 1] !== undefined) this.showDetail(hand[slot - 1]);
     this.renderHand();
     this.renderButtons();
   }
@@ -228,49 +200,64 @@ class TrivinityView {
   }
 
   renderGrid() {
-    const obs = this.view.observation;
-    const stacks = obs.stacks || [];
-    this.el.grid.replaceChildren(...stacks.map((st, i) => {
-      const s = i + 1;
-      const pick = this.find(`stack ${s}`);
-      const buy = this.find(`buy ${s}`);
-      const tier = Math.floor(i / 3) + 1;
-      const known = (st.known || []).length ? ` · seen: ${st.known.map((k) => (card(k.card) || {}).name).join(", ")}` : "";
-      const what = st.top == null ? "empty" : (card(st.top) || {}).name;
-      return h("button", {
-        type: "button", class: `tv-stack tier-${tier}${pick ? " choose" : ""}${buy ? " buyable" : ""}`,
-        "data-stack": s, disabled: !(pick || buy),
-        "aria-label": `Stack ${s}, tier ${tier}: ${what}, ${plural(st.count, "card")}${buy ? `. ${buy.description}` : ""}${pick ? `. ${pick.description}` : ""}`,
-      },
-      h("span", { class: "tv-stack-head" }, h("span", { class: "tv-stack-no" }, String(s)),
-        h("span", { class: "tv-stack-count", "data-count": st.count }, plural(st.count, "card"),
-          h("span", { class: "tv-stack-extra" }, `${st.face_down ? ` · ${st.face_down} down` : ""}${st.buried && st.buried.length ? ` · ${st.buried.length} buried` : ""}`))),
-      st.top == null ? h("span", { class: "tv-empty" }, "empty") : cardFace(st.top),
-      known ? h("span", { class: "tv-known" }, known.slice(3)) : null,
-      buy ? h("span", { class: "tv-buy-tag" }, "Buy") : null,
-      pick ? h("span", { class: "tv-buy-tag choose" }, "Choose") : null);
-    }));
+    const stacks = this.view.observation.stacks || [];
+    this.el.grid.replaceChildren(...stacks.map((st, i) => this.stackSlot(st, i + 1)));
+  }
+
+  /** A stack: a button (buy or choose it) holding its top card, and the top's "i" button. */
+  stackSlot(st, s) {
+    const pick = this.find(`stack ${s}`);
+    const buy = this.find(`buy ${s}`);
+    const tier = Math.floor((s - 1) / 3) + 1;
+    const seen = (st.known || []).map((k) => cardName(k.card)).join(", ");
+    const what = st.top == null ? t("empty") : cardName(st.top);
+    const cards = tn("{n} card", "{n} cards", st.count);
+    const extra = [st.face_down ? tn("{n} down", "{n} down", st.face_down) : "",
+      st.buried && st.buried.length ? tn("{n} buried", "{n} buried", st.buried.length) : ""].filter(Boolean);
+    const label = [t("Stack {stack}, tier {tier}: {card}, {cards}", { stack: s, tier, card: what, cards }),
+      buy ? buy.description : "", pick ? pick.description : ""].filter(Boolean).join(". ");
+    const button = h("button", {
+      type: "button", class: `tv-stack tier-${tier}${pick ? " choose" : ""}${buy ? " buyable" : ""}`,
+      "data-stack": s, disabled: !(pick || buy), "aria-label": label,
+    },
+    h("span", { class: "tv-stack-head" }, h("span", { class: "tv-stack-no" }, String(s)),
+      h("span", { class: "tv-stack-count", "data-count": st.count }, cards,
+        h("span", { class: "tv-stack-extra" }, extra.map((x) => ` · ${x}`).join("")))),
+    st.top == null ? h("span", { class: "tv-empty" }, t("empty")) : cardFace(st.top),
+    seen ? h("span", { class: "tv-known" }, t("seen: {cards}", { cards: seen })) : null,
+    buy ? h("span", { class: "tv-buy-tag" }, t("Buy")) : null,
+    pick ? h("span", { class: "tv-buy-tag choose" }, t("Choose")) : null);
+    if (st.top != null) longPress(button, st.top);
+    return h("div", { class: "tv-slot" }, button, st.top == null ? null : infoButton(st.top));
+  }
+
+  /** A card that is only shown (played, waiting, in Limbo): a button that opens its detail. */
+  shownCard(id) {
+    return cardFace(id, { compact: true, tag: "button", attrs: {
+      type: "button", "data-shown": "", onclick: () => openCardDialog(id),
+      "aria-label": t("{card}: details", { card: cardName(id) }),
+    } });
   }
 
   renderLimbo() {
     const limbo = this.view.observation.limbo || { face_up: [], face_down: 0 };
     const items = limbo.face_up.map((id, i) => {
       const n = i + 1;
-      const a = this.find(`limbo ${n}`);
-      return a ? cardFace(id, { compact: true, tag: "button", attrs: { type: "button", class: "tv-card compact choose", "data-limbo": n, onclick: () => this.sendNotation(`limbo ${n}`) } })
-        : cardFace(id, { compact: true });
+      if (!this.find(`limbo ${n}`)) return this.shownCard(id);
+      const face = cardFace(id, { compact: true, tag: "button", attrs: { type: "button", class: "tv-card compact choose", "data-limbo": n, onclick: () => this.sendNotation(`limbo ${n}`) } });
+      return h("span", { class: "tv-slot" }, face, infoButton(id));
     });
     // cardFace's class attribute from attrs replaces the default one: keep the module colours.
     const modules = ["core", ...(this.view.observation.modules || [])];
-    this.el.limbo.replaceChildren(h("p", { class: "tv-small tv-modules", "data-modules": modules.join(" ") }, "Modules: ",
-      ...modules.map((m) => h("span", { class: "tv-module", "data-module": m }, symbolIcon(MODULE_SYMBOLS[m] || "line"), ` ${MODULE_NAMES[m] || m} `))),
-    h("h2", {}, "Limbo ", h("small", {}, `${limbo.face_up.length} face up, ${limbo.face_down} face down`)),
-      h("div", { class: "tv-row" }, ...items));
+    this.el.limbo.replaceChildren(h("p", { class: "tv-small tv-modules", "data-modules": modules.join(" ") }, t("Modules:"), " ",
+      ...modules.map((m) => h("span", { class: "tv-module", "data-module": m }, symbolIcon(MODULE_SYMBOLS[m] || "line"), ` ${moduleName(m)} `))),
+    h("h2", {}, t("Limbo"), " ", h("small", {}, t("{up} face up, {down} face down", { up: limbo.face_up.length, down: limbo.face_down }))),
+    h("div", { class: "tv-row" }, ...items));
   }
 
   pile(title, cards, attrs = {}) {
     return h("div", { class: "tv-pile", ...attrs }, h("h3", {}, title, " ", h("small", {}, String(cards.length))),
-      h("div", { class: "tv-row" }, ...cards.map((id) => cardFace(id, { compact: true }))));
+      h("div", { class: "tv-row" }, ...cards.map((id) => this.shownCard(id))));
   }
 
   renderMine() {
@@ -282,12 +269,12 @@ class TrivinityView {
     const me = obs.players[seat];
     const pool = obs.pool || {};
     this.el.mine.replaceChildren(...[
-      h("h2", {}, "You ", h("small", {}, `deck ${me.deck_size} · discard ${me.discard.length} · hand ${me.hand_size}`)),
-      h("div", { class: "tv-pool", "data-pool": "" }, ...RES.map((r) => h("span", { class: `tv-res tv-${r}`, "data-res": r },
-        symbolResource(r), `${RES_NAME[r]} `, h("strong", {}, String(pool[r] || 0)))),
-      obs.discount ? h("span", { class: "tv-res" }, `discount ${obs.discount}`) : null),
-      this.pile("Played", me.played, { "data-played": seat }),
-      me.waiting.length ? this.pile("Waiting until your next turn", me.waiting, { "data-waiting": seat }) : null,
+      h("h2", {}, t("You"), " ", h("small", {}, sizesText(me))),
+      h("div", { class: "tv-pool", "data-pool": "", "aria-label": t("Your pool") }, ...RES.map((r) => h("span", { class: `tv-res tv-${r}`, "data-res": r },
+        resourceIcon(r), `${resourceName(r)} `, h("strong", {}, String(pool[r] || 0)))),
+      obs.discount ? h("span", { class: "tv-res" }, t("discount {n}", { n: obs.discount })) : null),
+      this.pile(t("Played"), me.played, { "data-played": seat }),
+      me.waiting.length ? this.pile(t("Waiting until your next turn"), me.waiting, { "data-waiting": seat }) : null,
     ].filter(Boolean));
   }
 
@@ -299,13 +286,12 @@ class TrivinityView {
     this.el.opponents.replaceChildren(...others.map(([p, q]) => h("div", {
       class: `tv-opponent${v.to_move === q ? " to-move" : ""}`, "data-seat": q,
     },
-    h("h2", {}, names[q] || `Player ${q + 1}`, " ", h("small", { "data-sizes": "" },
-      `deck ${p.deck_size} · discard ${p.discard.length} · hand ${p.hand_size}`)),
+    h("h2", {}, names[q] || t("Player {n}", { n: q + 1 }), " ", h("small", { "data-sizes": "" }, sizesText(p))),
     this.find(`seat ${q + 1}`) ? h("button", { type: "button", class: "tv-choose-seat", "data-choose-seat": q + 1,
-      onclick: () => this.sendNotation(`seat ${q + 1}`) }, `Choose ${names[q] || `Player ${q + 1}`}`) : null,
-    p.discard.length ? h("p", { class: "tv-small" }, "Discard top: ", (card(p.discard[p.discard.length - 1]) || {}).name) : null,
-    p.played.length ? this.pile("Played", p.played) : null,
-    p.waiting.length ? this.pile("Waiting until their next turn", p.waiting, { "data-waiting": q }) : null)));
+      onclick: () => this.sendNotation(`seat ${q + 1}`) }, t("Choose {name}", { name: names[q] || t("Player {n}", { n: q + 1 }) })) : null,
+    p.discard.length ? h("p", { class: "tv-small" }, t("Discard top: {card}", { card: cardName(p.discard[p.discard.length - 1]) })) : null,
+    p.played.length ? this.pile(t("Played"), p.played) : null,
+    p.waiting.length ? this.pile(t("Waiting until their next turn"), p.waiting, { "data-waiting": q }) : null)));
   }
 
   /** Each player's score breakdown: from the final_score events when the log has them. */
@@ -325,10 +311,11 @@ class TrivinityView {
     const v = this.view;
     const names = v.players.map((p) => p.name);
     return h("table", { class: "tv-score-table", "data-breakdown": "" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...RES.map((r) => h("th", {}, RES_NAME[r])),
-        h("th", { title: "The two best resources" }, "Best 2"), h("th", { title: "1 point per tier-2 card" }, "T2"), h("th", { title: "3 points per tier-3 card" }, "T3"), h("th", {}, "Score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("Player")), ...RES.map((r) => h("th", {}, resourceName(r))),
+        h("th", { title: t("The two best resources") }, t("Best 2")), h("th", { title: t("1 point per tier-2 card") }, t("T2")),
+        h("th", { title: t("3 points per tier-3 card") }, t("T3")), h("th", {}, t("Score")))),
       h("tbody", {}, ...this.breakdowns().map((b, q) => h("tr", { "data-seat": q },
-        h("th", {}, names[q] || `Player ${q + 1}`),
+        h("th", {}, names[q] || t("Player {n}", { n: q + 1 })),
         ...RES.map((r) => h("td", { class: b.best.includes(r) ? "best" : "" }, String(b[r]))),
         h("td", {}, String(b.best_two)), h("td", {}, String(b.tier2)), h("td", {}, String(3 * b.tier3)),
         h("td", { "data-score": b.score }, h("strong", {}, String(b.score)))))));
@@ -340,9 +327,9 @@ class TrivinityView {
     e.hidden = !v.finished;
     if (!v.finished) { e.replaceChildren(); return; }
     const end = v.observation.end || {};
-    const why = end.reason === "line" ? `three empty stacks in a line (${(end.line || []).join(", ")})`
-      : end.reason === "turn_limit" ? `every player has had ${end.turns} turns` : "";
-    e.replaceChildren(...[h("h2", {}, "Final score"), why ? h("p", { class: "tv-small" }, `The game ended: ${why}.`) : null,
+    const why = end.reason === "line" ? t("The game ended: three empty stacks in a line ({stacks}).", { stacks: (end.line || []).join(", ") })
+      : end.reason === "turn_limit" ? tn("The game ended: every player has had {n} turn.", "The game ended: every player has had {n} turns.", end.turns) : "";
+    e.replaceChildren(...[h("h2", {}, t("Final score")), why ? h("p", { class: "tv-small" }, why) : null,
       this.scoreTable()].filter(Boolean));
   }
 
@@ -359,17 +346,19 @@ class TrivinityView {
       const slot = i + 1;
       const answer = this.find(`card ${slot}`) || this.find(`block ${slot}`);
       const playable = this.find(`play ${slot}`);
-      return cardFace(id, {
+      const face = cardFace(id, {
         tag: "button",
         attrs: {
           type: "button", "data-slot": slot,
           class: `tv-card tier-${(card(id) || {}).tier ?? 0}${answer ? " choose" : ""}${playable ? " playable" : ""}`,
           "aria-pressed": choosing ? null : String(this.selected === slot),
-          "aria-label": `${slot}: ${(card(id) || {}).name}${answer ? `. ${answer.description}` : ""}`,
+          "aria-label": [t("{slot}: {card}", { slot, card: cardName(id) }), answer ? answer.description : ""].filter(Boolean).join(". "),
         },
       });
+      longPress(face, id);
+      return h("span", { class: "tv-slot" }, face, infoButton(id));
     }));
-    if (!hand.length && this.view.seat != null) this.el.hand.append(h("span", { class: "tv-small" }, "No cards in hand"));
+    if (!hand.length && this.view.seat != null) this.el.hand.append(h("span", { class: "tv-small" }, t("No cards in hand")));
   }
 
   renderButtons() {
@@ -380,17 +369,19 @@ class TrivinityView {
     e.discardAll.disabled = !this.find("discard-all");
     e.end.disabled = !this.find("end");
     const all = this.find("discard-all");
-    e.discardAll.title = all ? all.description : "Discard your whole hand (not now)";
+    e.discardAll.title = all ? all.description : t("Discard your whole hand (not now)");
     const obs = this.view.observation;
     const seated = this.view.seat !== null && this.view.seat !== undefined;
     e.input.disabled = !seated || !this.view.your_turn;
     let q = "";
     if (obs.pending && obs.pending.player === this.view.seat) {
       const c = card(obs.pending.card);
-      q = obs.pending.kind === "free" ? "Take a tier-1 card for free: click a highlighted stack, or Pass."
-        : `${c ? `${c.name}: ` : ""}choose ${pendingWord(obs.pending.kind)}${obs.pending.optional ? " (or pass)" : ""}.`;
+      const ask = pendingQuestion(obs.pending.kind, obs.pending.optional);
+      q = obs.pending.kind === "free" ? t("Take a tier-1 card for free: click a highlighted stack, or Pass.")
+        : c ? t("{card}: {question}", { card: c.name, question: ask }) : ask;
     } else if (this.view.your_turn) {
-      q = s != null ? `${s}: ${(card(obs.hand[s - 1]) || {}).name} selected: Play or Discard.` : "Select a card to play, buy a stack's top card, or end the turn.";
+      q = s != null ? t("{slot}: {card} selected: Play or Discard.", { slot: s, card: cardName(obs.hand[s - 1]) })
+        : t("Select a card to play, buy a stack's top card, or end the turn.");
     }
     e.question.textContent = q;
   }
@@ -445,30 +436,42 @@ class TrivinityView {
     if (k === "a" && this.find("discard-all")) { this.sendNotation("discard-all"); return true; }
     if (k === "e" && this.find("end")) { this.sendNotation("end"); return true; }
     if (k === "n") { this.el.input.focus(); return true; }
+    if (k === "i") return this.detailKey();
     return false;
+  }
+
+  /** The I key: the focused card's detail dialog, else the selected hand card's. */
+  detailKey() {
+    let id = cardOf(document.activeElement);
+    if (id === null && this.selected != null) id = ((this.view && this.view.observation.hand) || [])[this.selected - 1] ?? null;
+    if (id === null) return false;
+    openCardDialog(id);
+    return true;
   }
 
   keyRows() {
     return [
-      ["1-9", "select the card in that hand slot (answers a question on your hand)"],
-      ["Enter", "play the selected card"],
-      ["X", "discard the selected card"],
-      ["A", "discard all (a free tier-1 card when nothing was played)"],
-      ["E", "end the turn"],
-      ["N", "the notation box (play 2, buy 7, stack 1, pass ...)"],
-      ["Tab", "the stacks (Enter buys or chooses), the hand, the buttons and the answers"],
+      ["1-9", t("select the card in that hand slot (answers a question on your hand)")],
+      ["Enter", t("play the selected card")],
+      ["X", t("discard the selected card")],
+      ["A", t("discard all (a free tier-1 card when nothing was played)")],
+      ["E", t("end the turn")],
+      ["N", t("the notation box (play 2, buy 7, stack 1, pass ...)")],
+      ["I", t("the whole card: the focused card, else the selected one")],
+      ["Tab", t("the stacks (Enter buys or chooses), the hand, the buttons and the answers; a focused card shows in full beside the stacks")],
     ];
   }
 }
 
-function pendingWord(kind) {
-  return {
-    stack: "a stack", card: "a card of your hand", seat: "an opponent", resource: "a resource",
-    limbo: "a card in Limbo", block: "a reaction to block, or pass", gain_choice: "a resource",
-    revive: "a card in Limbo",
-  }[kind] || "an answer";
-}
-
-function symbolResource(r) {
-  return h("span", { class: `tv-dot tv-${r}`, "aria-hidden": "true" });
+/** The question of a pending effect, as a sentence. */
+function pendingQuestion(kind, optional) {
+  switch (kind) {
+    case "stack": return optional ? t("Choose a stack, or pass.") : t("Choose a stack.");
+    case "card": return optional ? t("Choose a card of your hand, or pass.") : t("Choose a card of your hand.");
+    case "seat": return optional ? t("Choose an opponent, or pass.") : t("Choose an opponent.");
+    case "resource": case "gain_choice": return optional ? t("Choose a resource, or pass.") : t("Choose a resource.");
+    case "limbo": case "revive": return optional ? t("Choose a card in Limbo, or pass.") : t("Choose a card in Limbo.");
+    case "block": return t("Choose a reaction to block the attack, or pass.");
+    default: return optional ? t("Choose an answer, or pass.") : t("Choose an answer.");
+  }
 }
