@@ -112,7 +112,7 @@ class Table:
         return True
 
     def next_action(self, seat: int) -> Any | None:
-        """The move of ``seat``: its computer player's, the only legal one, or the one typed
+        """The move of ``seat``: its computer player's, a forced draw or pass, or the one typed
         (None when the player quits)."""
         bot = self.bots[seat]
         if bot is not None:
