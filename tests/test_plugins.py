@@ -175,7 +175,7 @@ def test_no_list_of_games_outside_the_games() -> None:
     (One name may be an example, or the common word "triangles".)"""
     own = {SRC / "ai" / "knowledge", SRC / "web" / "js" / "games", SRC / "web" / "rules"}
     files = [p for layer in ("ai", "adapters", "server") for p in _python_files(SRC / layer)]
-    files += [SRC / "cli.py", *sorted((SRC / "web").rglob("*.js"))]
+    files += [*_python_files(SRC / "cli"), *sorted((SRC / "web").rglob("*.js"))]
     named = {}
     for path in files:
         if any(folder in path.parents for folder in own):

@@ -1,0 +1,5 @@
+"""``python -m triverse.cli``: the ``triverse`` command."""
+
+from triverse.cli import main
+
+raise SystemExit(main())
