@@ -19,7 +19,9 @@ import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
 import { groupEvents, renderMessage } from "./messages.js";
 import { openPreferences } from "./prefs.js";
-import { cheer, chime, click } from "./sound.js";
+import { cheer, chime, click, yourTurn } from "./sound.js";
+import { displayNames, levelName } from "./names.js";
+import { formatNumber, language, t, tc, tn } from "./i18n.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
 import { forgetMatch, invitesOf, prefs, seatsOf, setPrefs, addSeat, updateSeats } from "./store.js";
 import { announce, dialogOpen, h, notice, openDialog, ordinal } from "./ui.js";
@@ -66,9 +68,10 @@ export class Table {
     return this.view && this.view.seat !== undefined ? this.view.seat : null;
   }
 
-  /** The players' names, by seat. */
-  names() {
-    return this.view ? this.view.players.map((p) => p.name) : [];
+  /** The players' names, by seat, as this table shows them (names.js: "You", "Computer
+   * (average)"). */
+  names(view = this.view) {
+    return view ? displayNames(view.players, this.hotseat ? null : view.seat ?? null) : [];
   }
 
   /** A line of help under the view's controls. */
@@ -78,7 +81,7 @@ export class Table {
 
   /** Show (and announce) why something was refused: "Refused: …". */
   refuse(message) {
-    const text = `Refused: ${message}`;
+    const text = t("Refused: {reason}", { reason: message });
     this.el.refusal.textContent = text;
     announce(text);
   }
@@ -87,7 +90,7 @@ export class Table {
    * one ("3-5 would cross 1-2"), else the server's message. */
   refusalText(answer) {
     const r = answer.reason;
-    const names = this.view ? this.view.players.map((p) => p.name) : [];
+    const names = this.names();
     return (r && renderMessage(this.messages, r.code, r.params, { names })) || answer.message;
   }
 
@@ -99,7 +102,7 @@ export class Table {
     if (text !== null) return text;
     const label = this.ui.nameLabel(e.label, names);
     const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
-    return plain || !who ? label : `${who}: ${label}`;
+    return plain || !who ? label : t("{who}: {event}", { who, event: label });
   }
 
   clearRefusal() {
@@ -216,43 +219,44 @@ export class Table {
     const el = this.el.connection;
     el.dataset.status = status;
     el.textContent = {
-      connecting: "Connecting…", connected: "Connected",
-      reconnecting: delay ? `Connection lost: retrying in ${Math.ceil(delay / 1000)} s` : "Reconnecting…",
-      refused: "Refused",
+      connecting: t("Connecting…"), connected: t("Connected"),
+      reconnecting: delay ? t("Connection lost: retrying in {n} s", { n: formatNumber(Math.ceil(delay / 1000)) })
+        : t("Reconnecting…"),
+      refused: t("Refused"),
     }[status] || status;
   }
 
   fatal(code) {
-    const why = code === 4404 ? "There is no such game." : code === 4403
-      ? "This link's seat token does not open a seat of this game." : "The server refused the connection.";
+    const why = code === 4404 ? t("There is no such game.") : code === 4403
+      ? t("This link's seat token does not open a seat of this game.") : t("The server refused the connection.");
     this.showFatal(why);
   }
 
   showFatal(text) {
     this.el.boardArea.replaceChildren(h("div", { class: "fatal" }, h("p", {}, text),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      h("p", {}, h("a", { href: "/" }, t("Back to the lobby")))));
   }
 
   // --- the page -------------------------------------------------------------------------------
   build() {
     const el = {};
     this.el = el;
-    el.title = h("h1", { class: "match-title" }, "Loading…");
+    el.title = h("h1", { class: "match-title" }, t("Loading…"));
     el.round = h("span", { class: "round" });
     el.status = h("p", { class: "status", id: "status" });
     el.connection = h("span", { class: "connection", "aria-live": "polite" });
     el.pause = h("button", { type: "button", class: "tool", "data-action": "pause", "aria-pressed": "false",
-      title: "Pause the computer players (P or Caps Lock)", onclick: () => this.togglePause() }, "Pause");
+      title: t("Pause the computer players (P or Caps Lock)"), onclick: () => this.togglePause() }, t("Pause"));
     el.sound = h("button", { type: "button", class: "tool", "data-action": "sound", "aria-pressed": "true",
-      onclick: () => { setPrefs({ sound: !prefs().sound }); } }, "Sound");
-    el.rulesLink = h("a", { class: "tool button-link", href: "/", target: "_blank", rel: "noopener" }, "Rules");
-    el.invite = h("button", { type: "button", class: "tool", hidden: true, onclick: () => this.showInvites() }, "Invite");
-    el.keysHelp = h("button", { type: "button", class: "tool", title: "Keyboard controls (?)", onclick: () => this.keysDialog() }, "Keys");
+      onclick: () => { setPrefs({ sound: !prefs().sound }); } }, t("Sound"));
+    el.rulesLink = h("a", { class: "tool button-link", href: "/", target: "_blank", rel: "noopener" }, t("Rules"));
+    el.invite = h("button", { type: "button", class: "tool", hidden: true, onclick: () => this.showInvites() }, t("Invite"));
+    el.keysHelp = h("button", { type: "button", class: "tool", title: t("Keyboard controls (?)"), "data-action": "keys", onclick: () => this.keysDialog() }, t("Keys"));
     el.hintButton = h("button", { type: "button", class: "tool", "data-action": "hint", hidden: true,
-      title: "Ask the veteran for a move (H)", onclick: () => this.askHint() }, "Hint");
+      title: t("Ask the veteran for a move (H)"), onclick: () => this.askHint() }, t("Hint"));
     el.reviewButton = h("button", { type: "button", class: "tool", "data-action": "review", hidden: true,
-      title: "Where the veteran would have played differently", onclick: () => this.openReview() }, "Review");
-    el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: "End the game (Escape)", onclick: () => this.quitDialog() }, "End");
+      title: t("Where the veteran would have played differently"), onclick: () => this.openReview() }, t("Review"));
+    el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: t("End the game (Escape)"), onclick: () => this.quitDialog() }, t("End"));
     const bar = h("div", { class: "match-bar" },
       h("div", { class: "match-heading" }, el.title, el.round),
       el.status,
@@ -260,27 +264,27 @@ export class Table {
 
     el.boardArea = h("div", { class: "board-area" });
     el.toasts = h("div", { class: "toasts", "aria-hidden": "true" });
-    el.pausedBanner = h("div", { class: "paused-banner", hidden: true }, "Paused: the computer players wait");
+    el.pausedBanner = h("div", { class: "paused-banner", hidden: true }, t("Paused: the computer players wait"));
     el.boardHost = h("div", { class: "view-board" });
     el.boardArea.append(el.boardHost, el.toasts, el.pausedBanner);
 
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
-    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last", tabindex: "0" });
-    el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": "The veteran's review" });
-    const side = h("aside", { class: "side", "aria-label": "Scores and events" },
-      h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),
+    el.feed = h("ol", { class: "feed", "aria-label": t("Events, newest last"), tabindex: "0" });
+    el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": t("The veteran's review") });
+    const side = h("aside", { class: "side", "aria-label": t("Scores and events") },
+      h("section", { class: "score-panel" }, h("h2", {}, t("Scores")), el.scores, el.pool),
       el.reviewPanel,
-      h("section", { class: "feed-panel" }, h("h2", {}, "Events"), el.feed));
+      h("section", { class: "feed-panel" }, h("h2", {}, t("Events")), el.feed));
 
     el.trayHost = h("div", { class: "view-tray" });
     el.hint = h("p", { class: "hint", id: "hand-hint" });
     el.refusal = h("p", { class: "refusal", role: "alert", "data-refusal": "" });
-    el.tray = h("section", { class: "tray", "aria-label": "Your moves" },
+    el.tray = h("section", { class: "tray", "aria-label": t("Your moves") },
       el.trayHost, h("div", { class: "tray-messages" }, el.hint, el.refusal));
-    el.replay = h("section", { class: "replay-bar", hidden: true, "aria-label": "Replay" });
+    el.replay = h("section", { class: "replay-bar", hidden: true, "aria-label": t("Replay") });
 
-    this.section = h("section", { class: "match", "aria-label": "Game" },
+    this.section = h("section", { class: "match", "aria-label": t("Game") },
       bar, h("div", { class: "match-main" }, el.boardArea, side), el.tray, el.replay);
     this.root.replaceChildren(this.section);
     this.renderTools();
@@ -289,7 +293,7 @@ export class Table {
   renderTools() {
     const p = prefs();
     this.el.sound.setAttribute("aria-pressed", p.sound ? "true" : "false");
-    this.el.sound.textContent = p.sound ? "Sound on" : "Sound off";
+    this.el.sound.textContent = p.sound ? t("Sound on") : t("Sound off");
   }
 
   prefsChanged() {
@@ -311,7 +315,7 @@ export class Table {
       ui = await loadView(game.name);
       if (this.destroyed) return null;
       if (!ui) {
-        this.showFatal(`${game.title} cannot be played in the browser: play it in the terminal or through the API.`);
+        this.showFatal(t("{game} cannot be played in the browser: play it in the terminal or through the API.", { game: game.title }));
         return null;
       }
       this.ui = ui;
@@ -320,11 +324,11 @@ export class Table {
       this.section.dataset.kind = ui.kind;
       if (ui.rules) this.el.rulesLink.href = ui.rules;
       else this.el.rulesLink.hidden = true;
-      this.el.tray.setAttribute("aria-label", ui.trayLabel || "Your moves");
+      this.el.tray.setAttribute("aria-label", ui.trayLabel || t("Your moves"));
       this.gameView = await ui.createView(this, { board: this.el.boardHost, tray: this.el.trayHost });
     } catch (err) {
       this.ui = null;
-      this.showFatal(`The table of ${game.title} did not load: ${err.message}`);
+      this.showFatal(t("The table of {game} did not load: {error}", { game: game.title, error: err.message }));
       return null;
     }
     if (this.destroyed) {
@@ -401,12 +405,12 @@ export class Table {
   passScreen(seat) {
     if (this.passing === seat) return;
     this.passing = seat;
-    const name = this.view.players[seat].name;
+    const name = this.names()[seat];
     openDialog({
-      title: `Pass the device to ${name}`,
-      body: h("p", {}, `${name}, press the button when nobody else can see the screen: your ${this.ui.secretWord || "tiles"} will show.`),
+      title: t("Pass the device to {name}", { name }),
+      body: h("p", {}, t("{name}, press the button when nobody else can see the screen: your hand will show.", { name })),
       className: "pass-dialog", dismissible: false,
-      actions: [{ label: "Back to the lobby", value: "lobby" }, { label: `Show ${name}'s ${this.ui.secretWord || "tiles"}`, value: "reveal", primary: true }],
+      actions: [{ label: t("Back to the lobby"), value: "lobby" }, { label: t("Show {name}'s hand", { name }), value: "reveal", primary: true }],
     }).then((v) => {
       this.passing = undefined;
       if (this.destroyed) return;
@@ -419,8 +423,8 @@ export class Table {
     const ui = this.ui;
     if (!ui) return;
     const obs = view.observation;
-    const names = view.players.map((p) => p.name);
-    document.title = `${view.game.title} · Triverse`;
+    const names = this.names(view);
+    this.turnCue(view);
     this.el.title.textContent = view.game.title;
     this.el.round.textContent = [ui.roundText(obs, view), ui.targetText(view)].filter(Boolean).join(" · ");
     const body = document.body.dataset;
@@ -431,23 +435,14 @@ export class Table {
     body.toMove = view.to_move === null ? "" : String(view.to_move);
 
     // Status line.
-    let status;
-    if (view.finished) status = "Game over";
-    else if (view.your_turn) status = this.hotseat ? `Your turn, ${names[view.seat]}` : "Your turn";
-    else if (this.hotseat && (this.identity === null || view.players[view.to_move].kind === "human")) {
-      status = `${names[view.to_move]} to play`;
-    } else {
-      const p = view.players[view.to_move];
-      status = p.kind === "human" ? `Waiting for ${p.name}` : `${p.name} is thinking…`;
-      if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
-    }
-    if (this.spectatorOnly) status = `Watching: this browser holds no seat here · ${status}`;
+    let status = this.statusText(view, names);
+    if (this.spectatorOnly) status = t("Watching: this browser holds no seat here · {status}", { status });
     // Screen readers hear whose turn it is through the page's polite live region, once a turn.
     const turn = `${view.move}|${view.to_move}|${view.finished}`;
     if (turn !== this.announcedTurn && !view.finished && !this.replaying) announce(status);
     this.announcedTurn = turn;
     if (this.hintShown && (this.hintShown.move !== view.move || !view.your_turn || this.replaying)) this.clearHint();
-    if (this.hintShown) status = `${status} · Hint: ${ui.actionText(this.hintShown.action)}`;
+    if (this.hintShown) status = t("{status} · Hint: {move}", { status, move: ui.actionText(this.hintShown.action) });
     this.el.status.textContent = status;
     this.el.status.dataset.turn = String(view.your_turn);
 
@@ -455,14 +450,14 @@ export class Table {
 
     // Pause.
     this.el.pause.setAttribute("aria-pressed", String(view.paused));
-    this.el.pause.textContent = view.paused ? "Resume" : "Pause";
+    this.el.pause.textContent = view.paused ? t("Resume") : t("Pause");
     this.el.pause.disabled = this.identity === null || view.finished;
     this.el.pausedBanner.hidden = !view.paused || view.finished;
 
     // Hint (the seat to move) and review (after the end).
     this.el.hintButton.hidden = this.identity === null || view.finished || this.replaying;
     this.el.hintButton.disabled = !view.your_turn || this.hinting || Boolean(this.hintShown);
-    this.el.hintButton.textContent = this.hinting ? "Thinking…" : "Hint";
+    this.el.hintButton.textContent = this.hinting ? t("Thinking…") : t("Hint");
     this.el.reviewButton.hidden = !view.finished;
 
     // The tray is for a seat; a spectator has the board alone.
@@ -488,31 +483,85 @@ export class Table {
     }
   }
 
+  /** The status line: whose turn, or the end. */
+  statusText(view, names) {
+    if (view.finished) return t("Game over");
+    if (view.your_turn) return this.hotseat ? t("Your turn, {name}", { name: names[view.seat] }) : t("Your turn");
+    const name = names[view.to_move];
+    if (this.hotseat && (this.identity === null || view.players[view.to_move].kind === "human")) {
+      return t("{name} to play", { name });
+    }
+    if (view.players[view.to_move].kind === "human") return t("Waiting for {name}", { name });
+    return view.paused ? t("{name} waits: paused", { name }) : t("{name} is thinking…", { name });
+  }
+
+  /** A human's turn begins: a sound (when enabled), the badge in the heading (the status line's
+   * data-turn), and "Your turn" in the title bar for a background tab. Once per turn. */
+  turnCue(view) {
+    const mine = Boolean(view.your_turn && !view.finished && !this.replaying);
+    const title = `${view.game.title} · Triverse`;
+    document.title = mine ? t("Your turn · {title}", { title }) : title;
+    if (mine) {
+      // A new turn: the last view shown was not this seat's turn, or another player has moved
+      // since (two views may arrive as one). Not on the page's first view, nor after a move
+      // that keeps the turn (a draw).
+      const since = this.cueSince ?? Infinity;
+      const others = (view.log || []).some((e) => e.move >= since && e.player !== view.seat);
+      if (this.wasMine === false || others) yourTurn();
+      this.cueSince = view.move;
+    }
+    this.wasMine = mine;
+  }
+
   renderScores(view) {
     const ui = this.ui;
     const extra = ui.scoreColumn;
+    const names = this.names(view);
     const mark = (i) => (this.gameView && this.gameView.seatMark ? this.gameView.seatMark(i) : null);
+    // Once the game is over the panel holds the final standings: places, best first.
+    const ranks = view.finished && view.result ? view.result.ranks : null;
+    const seats = view.players.map((p, i) => i);
+    if (ranks) seats.sort((a, b) => ranks[a] - ranks[b] || a - b);
+    this.el.scores.classList.toggle("final", Boolean(ranks));
     this.el.scores.replaceChildren(
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"),
+      h("thead", {}, h("tr", {}, ranks ? h("th", { scope: "col" }, t("Place")) : null,
+        h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")),
         extra ? h("th", { scope: "col" }, extra.title) : null)),
-      h("tbody", {}, ...view.players.map((p, i) => {
+      h("tbody", {}, ...seats.map((i) => {
+        const p = view.players[i];
         const value = extra ? extra.value(view, i) : undefined;
         return h("tr", {
-          class: [i === view.to_move ? "to-move" : "", i === view.seat ? "me" : "", p.connected ? "" : "away"].join(" ").trim(),
+          class: [i === view.to_move ? "to-move" : "", i === view.seat ? "me" : "", p.connected ? "" : "away",
+            ranks && ranks[i] === 1 ? "winner" : ""].join(" ").trim(),
           "data-seat": i,
         },
-        h("th", { scope: "row" },
-          h("span", { class: "dot", title: p.connected ? "connected" : "not connected" }),
-          mark(i),
-          p.name, i === view.seat ? h("span", { class: "you" }, " (you)") : null,
-          p.kind !== "human" ? h("span", { class: "kind", title: p.think ? `thinks ${p.think} s a move` : null },
-            ` ${p.kind}${p.think ? `, ${p.think} s` : ""}`) : null),
-        h("td", { class: "score" }, String(view.scores[i])),
+        ranks ? h("td", { class: "place", "data-place": ranks[i] }, ordinal(ranks[i])) : null,
+        h("th", { scope: "row" }, this.nameCell(view, names, i, mark(i))),
+        h("td", { class: "score" }, formatNumber(view.scores[i])),
         extra ? h("td", { class: "count" }, value === undefined || value === null ? "" : String(value)) : null);
       })));
     const info = ui.infoText(view);
     this.el.pool.textContent = info ? info.text : "";
     this.el.pool.title = info ? info.title || "" : "";
+  }
+
+  /** A player's cell of the score panel: the connection dot, the game's mark, the name (it
+   * wraps, never cut off), and "(you)" or the computer's level when the name does not say it. */
+  nameCell(view, names, i, mark) {
+    const p = view.players[i];
+    const name = names[i];
+    const own = i === view.seat && name !== t("You");
+    const level = p.kind !== "human" && name === p.name;   // a computer with a name of its own
+    const n = p.think ? formatNumber(p.think) : null;
+    const kind = level && n ? t("({level}, {n} s)", { level: levelName(p.kind), n })
+      : level ? t("({level})", { level: levelName(p.kind) }) : n ? t("({n} s)", { n }) : null;
+    return [
+      h("span", { class: "dot", title: p.connected ? t("connected") : t("not connected") }),
+      mark,
+      h("span", { class: "name", "data-name": "" }, name),
+      own ? h("span", { class: "you" }, " ", t("(you)")) : null,
+      kind ? h("span", { class: "kind", title: n ? t("thinks {n} s a move", { n }) : null }, " ", kind) : null,
+    ];
   }
 
   // --- events -----------------------------------------------------------------------------------
@@ -555,16 +604,16 @@ export class Table {
     const d = event.data || {};
     const scores = d.scores || view.scores;
     const rows = view.players.map((p, i) => h("tr", {},
-      h("th", { scope: "row" }, p.name),
-      d.hand_totals ? h("td", {}, String(d.hand_totals[i])) : null,
-      h("td", {}, String(scores[i]))));
+      h("th", { scope: "row" }, names[i]),
+      d.hand_totals ? h("td", {}, formatNumber(d.hand_totals[i])) : null,
+      h("td", {}, formatNumber(scores[i]))));
     openDialog({
-      title: d.round ? `End of round ${d.round}` : "End of the round",
+      title: d.round ? t("End of round {n}", { n: formatNumber(d.round) }) : t("End of the round"),
       body: h("div", {}, h("p", {}, this.eventText(event, names)),
-        h("table", { class: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"),
-          d.hand_totals ? h("th", {}, "Left in hand") : null, h("th", {}, "Score"))), h("tbody", {}, ...rows))),
+        h("table", { class: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, t("Player")),
+          d.hand_totals ? h("th", {}, t("Left in hand")) : null, h("th", {}, t("Score")))), h("tbody", {}, ...rows))),
       className: "round-dialog",
-      actions: [{ label: "Next round", value: "ok", primary: true }],
+      actions: [{ label: t("Next round"), value: "ok", primary: true }],
     });
   }
 
@@ -587,12 +636,16 @@ export class Table {
 
   headline(view, winners) {
     if (this.ui.headline) return this.ui.headline(view, { winners, identity: this.identity, hotseat: this.hotseat });
-    if (winners.length > 1) return `Draw: ${winners.map((w) => w.p.name).join(" and ")}`;
-    if (this.identity !== null && winners[0].i === this.identity && !this.hotseat) return "You won!";
-    if (this.identity !== null && !this.hotseat && view.players.filter((p) => p.kind === "human").length === 1) {
-      return `You lost: ${winners[0].p.name} wins`;
+    const names = this.names(view);
+    if (winners.length > 1) {
+      const list = new Intl.ListFormat(language(), { type: "conjunction" }).format(winners.map((w) => names[w.i]));
+      return t("Draw: {names}", { names: list });
     }
-    return `${winners[0].p.name} wins!`;
+    if (this.identity !== null && winners[0].i === this.identity && !this.hotseat) return t("You won!");
+    if (this.identity !== null && !this.hotseat && view.players.filter((p) => p.kind === "human").length === 1) {
+      return t("You lost: {name} wins", { name: names[winners[0].i] });
+    }
+    return t("{name} wins!", { name: names[winners[0].i] });
   }
 
   finalDialog(view, celebrate) {
@@ -602,23 +655,26 @@ export class Table {
     const winners = order.filter((o) => o.rank === 1);
     const headline = this.headline(view, winners);
     if (celebrate) cheer();
-    const table = h("table", { class: "standings final" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"))),
-      h("tbody", {}, ...order.map((o) => h("tr", { class: o.rank === 1 ? "winner" : "" },
-        h("td", {}, ordinal(o.rank)), h("th", { scope: "row" }, o.p.name), h("td", {}, String(o.score))))));
+    const names = this.names(view);
+    const table = h("table", { class: "standings final", "data-standings": "" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")),
+        h("th", { scope: "col" }, t("Score")))),
+      h("tbody", {}, ...order.map((o) => h("tr", { class: o.rank === 1 ? "winner" : "", "data-seat": o.i },
+        h("td", { "data-place": o.rank }, ordinal(o.rank)), h("th", { scope: "row" }, names[o.i]),
+        h("td", {}, formatNumber(o.score))))));
     const ctx = this.statsContext(view);
     const stats = ctx ? h("p", { class: "stats-line", "data-stats": ctx.key },
-      `${this.ui.statsLabel(ctx.key)} against the computer: `,
+      t("{board} against the computer:", { board: this.ui.statsLabel(ctx.key) }), " ",
       h("strong", {}, statsText(tallyOf(ctx.game, ctx.key)))) : null;
     const extras = this.gameView && this.gameView.finalExtras ? this.gameView.finalExtras(view) : null;
     openDialog({
-      title: this.ui.finalTitle || "Final standings", className: "final-dialog",
+      title: this.ui.finalTitle || t("Final standings"), className: "final-dialog",
       body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table, extras, stats),
       actions: [
-        { label: "Lobby", value: "lobby" },
-        { label: "Download record", value: "record" },
-        { label: "Review", value: "review" },
-        { label: "Replay", value: "replay", primary: true },
+        { label: t("Lobby"), value: "lobby" },
+        { label: t("Download record"), value: "record" },
+        { label: t("Review"), value: "review" },
+        { label: t("Replay"), value: "replay", primary: true },
       ],
     }).then((v) => {
       if (v === "lobby") window.triverseNavigate("/");
@@ -631,7 +687,7 @@ export class Table {
         a.remove();
       }
     });
-    announce(`Game over. ${headline}`);
+    announce(t("Game over. {headline}", { headline }));
   }
 
   // --- keyboard -----------------------------------------------------------------------------------
@@ -658,15 +714,15 @@ export class Table {
   keysDialog() {
     const rows = [
       ...(this.gameView && this.gameView.keyRows ? this.gameView.keyRows() : []),
-      ["H", "a hint: the veteran's move, shown on the board"],
-      ["P or Caps Lock", "pause or resume the computer players"],
-      ["Escape", "end the game (and save it)"],
-      ["?", "this list"],
+      ["H", t("a hint: the veteran's move, shown on the board")],
+      [t("P or Caps Lock"), t("pause or resume the computer players")],
+      [t("Escape"), t("end the game (and save it)")],
+      ["?", t("this list")],
     ];
     openDialog({
-      title: "Keyboard controls",
+      title: t("Keyboard controls"),
       body: h("table", { class: "keys" }, h("tbody", {}, ...rows.map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what))))),
-      actions: [{ label: "Preferences…", value: "prefs" }, { label: "Close", value: null, primary: true }],
+      actions: [{ label: t("Preferences…"), value: "prefs" }, { label: t("Close"), value: null, primary: true }],
     }).then((v) => { if (v === "prefs") openPreferences(); });
   }
 
@@ -685,7 +741,7 @@ export class Table {
       }
     }
     if (answer && answer.type === "error") notice(answer.message, "error");
-    else announce(want ? "Paused: the computer players wait." : "Resumed.");
+    else announce(want ? t("Paused: the computer players wait.") : t("Resumed."));
   }
 
   quitDialog() {
@@ -697,14 +753,14 @@ export class Table {
     }
     const refusal = this.ui ? this.ui.saveRefusal(view) : null;
     openDialog({
-      title: "End this game?",
+      title: t("End this game?"),
       body: h("div", {},
-        h("p", {}, "Every move is already stored on the server. Save keeps the game in My games on this browser, to continue later; ending without saving forgets your seat here."),
+        h("p", {}, t("Every move is already stored on the server. Save keeps the game in My games on this browser, to continue later; ending without saving forgets your seat here.")),
         refusal ? h("p", { class: "refusal", "data-save-refusal": "" }, refusal) : null),
       actions: [
-        { label: "Keep playing", value: null },
-        { label: "End without saving", value: "forget", danger: true },
-        { label: "Save and leave", value: "save", primary: true, disabled: Boolean(refusal), title: refusal || undefined },
+        { label: t("Keep playing"), value: null },
+        { label: t("End without saving"), value: "forget", danger: true },
+        { label: t("Save and leave"), value: "save", primary: true, disabled: Boolean(refusal), title: refusal || undefined },
       ],
     }).then((v) => {
       if (v === "forget") {
@@ -735,7 +791,7 @@ export class Table {
       if (this.view && this.view.move === data.move && this.view.your_turn) {
         this.hintShown = { move: data.move, action: data.hint };
         document.body.dataset.hint = data.hint.notation;
-        announce(`Hint: ${this.ui.actionText(data.hint)}`);
+        announce(t("Hint: {move}", { move: this.ui.actionText(data.hint) }));
       } else {
         delete document.body.dataset.hint;
       }
@@ -764,10 +820,11 @@ export class Table {
       }
       if (note) {
         action = note.suggestion;
-        const name = this.view.players[note.seat] ? this.view.players[note.seat].name : `Seat ${note.seat + 1}`;
-        const text = (description, action) => this.ui.actionText({ ...action, description });
-        this.el.status.textContent = `Move ${note.move + 1}, ${name}: ${text(note.played_description, { notation: note.played })}`
-          + ` · the veteran: ${this.ui.actionText(note.suggestion)} (about ${note.points_lost} points better)`;
+        const name = this.names()[note.seat] ?? t("Seat {n}", { n: note.seat + 1 });
+        const played = this.ui.actionText({ notation: note.played, description: note.played_description });
+        this.el.status.textContent = tn("Move {move}, {name}: {played} · the veteran: {better} (about {n} point better)",
+          "Move {move}, {name}: {played} · the veteran: {better} (about {n} points better)", note.points_lost,
+          { move: formatNumber(note.move + 1), name, played, better: this.ui.actionText(note.suggestion) });
       }
     } else if (this.hintShown) {
       action = this.hintShown.action;
@@ -787,15 +844,15 @@ export class Table {
     this.el.reviewButton.disabled = true;
     document.body.dataset.review = "loading";
     const token = seat === null || seat === undefined ? null : (this.tokens.get(seat) || seatsOf(this.matchId).find((s) => s.seat === seat)?.token || null);
-    panel.replaceChildren(h("h2", {}, "Review"),
-      h("p", { class: "review-wait", role: "status" }, "The veteran is going over the game: this takes a few seconds…"));
+    panel.replaceChildren(h("h2", {}, t("Review")),
+      h("p", { class: "review-wait", role: "status" }, t("The veteran is going over the game: this takes a few seconds…")));
     try {
       this.review = await api.review(this.matchId, token);
       this.renderReview();
       document.body.dataset.review = String(this.review.moves.length);
       this.showMark();
     } catch (err) {
-      panel.replaceChildren(h("h2", {}, "Review"), h("p", { class: "refusal" }, err.message));
+      panel.replaceChildren(h("h2", {}, t("Review")), h("p", { class: "refusal" }, err.message));
       delete document.body.dataset.review;
     } finally {
       this.reviewLoading = false;
@@ -805,27 +862,30 @@ export class Table {
 
   renderReview() {
     const r = this.review;
-    const names = this.view ? this.view.players.map((p) => p.name) : [];
-    const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
-    const pts = (x) => `${x >= 10 ? Math.round(x) : x.toFixed(1)} point${x === 1 ? "" : "s"}`;
+    const names = this.names();
+    const who = (seat) => names[seat] ?? t("Seat {n}", { n: seat + 1 });
+    const rounded = (x) => (x >= 10 ? Math.round(x) : Math.round(x * 10) / 10);
+    const pts = (x) => tn("{n} point", "{n} points", rounded(x));
     const summary = r.seats.map((s) => {
       const n = r.moves.filter((m) => m.seat === s.seat).length;
-      return h("li", { "data-review-seat": s.seat }, h("strong", {}, who(s.seat)), `: ${n} of ${s.decisions} decision${s.decisions === 1 ? "" : "s"} differ`,
-        n ? `, about ${pts(s.points_lost)} in all` : "");
+      const text = n ? tn("{differ} of {n} decision differs, about {points} in all", "{differ} of {n} decisions differ, about {points} in all",
+        s.decisions, { differ: formatNumber(n), points: pts(s.points_lost) })
+        : tn("none of {n} decision differs", "none of {n} decisions differ", s.decisions);
+      return h("li", { "data-review-seat": s.seat }, h("strong", {}, who(s.seat)), ": ", text);
     });
     const list = h("ol", { class: "review-list" }, ...r.moves.map((m) => h("li", {},
       h("button", { type: "button", class: "review-entry", "data-review-move": m.move,
-        title: "Show this position in the replay", onclick: () => this.jumpToReview(m) },
-      h("span", { class: "review-head" }, h("span", { class: "review-move" }, `Move ${m.move + 1}`),
+        title: t("Show this position in the replay"), onclick: () => this.jumpToReview(m) },
+      h("span", { class: "review-head" }, h("span", { class: "review-move" }, t("Move {n}", { n: formatNumber(m.move + 1) })),
         r.seats.length > 1 ? ` · ${who(m.seat)}` : "", h("span", { class: "review-lost" }, `−${pts(m.points_lost)}`)),
-      h("span", { class: "review-played" }, `Played: ${this.ui.actionText({ notation: m.played, description: m.played_description })}`),
-      h("span", { class: "review-better" }, `Veteran: ${this.ui.actionText(m.suggestion)}`)))));
-    const close = h("button", { type: "button", class: "tool review-close", "aria-label": "Close the review",
+      h("span", { class: "review-played" }, t("Played: {move}", { move: this.ui.actionText({ notation: m.played, description: m.played_description }) })),
+      h("span", { class: "review-better" }, t("Veteran: {move}", { move: this.ui.actionText(m.suggestion) }))))));
+    const close = h("button", { type: "button", class: "tool review-close", "aria-label": t("Close the review"),
       onclick: () => { this.el.reviewPanel.hidden = true; this.section.classList.remove("reviewing"); } }, "×");
     this.el.reviewPanel.replaceChildren(
-      h("div", { class: "review-title" }, h("h2", { title: "Points are the veteran's estimate from a short search of each position" }, "Review"), close),
+      h("div", { class: "review-title" }, h("h2", { title: t("Points are the veteran's estimate from a short search of each position") }, t("Review")), close),
       h("ul", { class: "review-summary" }, ...summary),
-      r.moves.length ? list : h("p", { class: "review-none" }, "The veteran found nothing to change: well played."));
+      r.moves.length ? list : h("p", { class: "review-none" }, t("The veteran found nothing to change: well played.")));
   }
 
   jumpToReview(m) {
@@ -845,17 +905,17 @@ export class Table {
     const bar = this.el.replay;
     bar.hidden = false;
     const pos = h("span", { class: "replay-pos", "aria-live": "polite" });
-    const slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Move" });
+    const slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": t("Move") });
     const btn = (label, aria, fn, action) => h("button", { type: "button", "aria-label": aria, title: aria, "data-replay-action": action, onclick: fn }, label);
-    const play = btn("Play", "Play the moves one after another", () => this.autoplay(play), "play");
+    const play = btn(tc("replay", "Play"), t("Play the moves one after another"), () => this.autoplay(play), "play");
     bar.replaceChildren(
-      btn(icon("M4 3h2v10H4zM13 3v10L6 8z"), "Start", () => this.replayTo(0), "start"),
-      btn(icon("M12 3v10L5 8z"), "Previous move", () => this.replayTo(this.step - 1), "prev"),
+      btn(icon("M4 3h2v10H4zM13 3v10L6 8z"), t("Start"), () => this.replayTo(0), "start"),
+      btn(icon("M12 3v10L5 8z"), t("Previous move"), () => this.replayTo(this.step - 1), "prev"),
       play,
-      btn(icon("M4 3v10l7-5z"), "Next move", () => this.replayTo(this.step + 1), "next"),
-      btn(icon("M3 3v10l7-5zM10 3h2v10h-2z"), "End", () => this.replayTo(this.total), "end"),
+      btn(icon("M4 3v10l7-5z"), t("Next move"), () => this.replayTo(this.step + 1), "next"),
+      btn(icon("M3 3v10l7-5zM10 3h2v10h-2z"), tc("replay", "End"), () => this.replayTo(this.total), "end"),
       slider, pos,
-      h("a", { class: "button-link", href: recordUrl(this.matchId), download: `record-${this.matchId}.json` }, "Download record"));
+      h("a", { class: "button-link", href: recordUrl(this.matchId), download: `record-${this.matchId}.json` }, t("Download record")));
     slider.addEventListener("input", () => this.replayTo(Number(slider.value)));
     this.replayEls = { pos, slider };
     this.shownFinal = true;
@@ -872,7 +932,7 @@ export class Table {
     } catch (err) {
       this.el.status.textContent = err.message;
       if (err.code === "not_finished") {
-        this.el.replay.replaceChildren(h("p", {}, "This game is not over yet: watch it live. ", h("a", { href: `/watch/${this.matchId}` }, "Watch")));
+        this.el.replay.replaceChildren(h("p", {}, t("This game is not over yet: watch it live."), " ", h("a", { href: `/watch/${this.matchId}` }, t("Watch"))));
       }
       return;
     }
@@ -881,14 +941,13 @@ export class Table {
     const { pos, slider } = this.replayEls;
     slider.max = String(data.total);
     slider.value = String(data.move);
-    pos.textContent = `Move ${data.move} of ${data.total}`;
+    pos.textContent = t("Move {n} of {total}", { n: formatNumber(data.move), total: formatNumber(data.total) });
     if (!this.gameView && !(await this.setUp(data.view))) return;
     this.view = data.view;
     this.lastSeen = null;
     this.render(data.view);
     document.body.dataset.replayStep = String(data.move);
-    if (data.move === data.total) this.el.status.textContent = "Game over: replay";
-    else this.el.status.textContent = "Replay";
+    this.el.status.textContent = data.move === data.total ? t("Game over: replay") : t("Replay");
     this.showMark();
   }
 
@@ -896,10 +955,10 @@ export class Table {
     if (this.replayTimer) {
       clearInterval(this.replayTimer);
       this.replayTimer = null;
-      button.textContent = "Play";
+      button.textContent = tc("replay", "Play");
       return;
     }
-    button.textContent = "Stop";
+    button.textContent = t("Stop");
     this.replayTimer = setInterval(() => {
       if (this.step >= this.total) { this.autoplay(button); return; }
       this.replayTo(this.step + 1);
