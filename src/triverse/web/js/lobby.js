@@ -166,8 +166,10 @@ export function newGameDialog(game, data) {
       const kindSelect = h("select", { name: `kind-${i}`, "aria-label": t("Seat {n}: who plays", { n: i + 1 }),
         disabled: kinds.length === 1 },
       ...kinds.map(([k, label]) => h("option", { value: k, selected: k === kind }, label)));
+      // Left empty, a human seat is "You" on its own screen against the computer (names.js).
       const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
-        "aria-label": t("Seat {n}: name", { n: i + 1 }), placeholder: t("Player {n}", { n: i + 1 }),
+        "aria-label": t("Seat {n}: name", { n: i + 1 }),
+        placeholder: state.mode === "computer" ? t("You") : t("Player {n}", { n: i + 1 }),
         value: prev && prev.name ? prev.name : "" });
       // A computer that searches (the veteran) may be given its thinking time per move.
       const thinkSelect = h("select", { id: `ng-think-${i}`, name: `think-${i}` },
