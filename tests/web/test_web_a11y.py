@@ -122,11 +122,11 @@ def test_dialog_focus_card_labels_and_the_live_region(server: LiveServer,
     for _ in range(6):  # a draw keeps the turn: play until the computer has had one
         assert wait_turn(page) == "turn"
         play_move(page, mid, 0, "keys")
-        if page.evaluate("() => window.said.some((t) => t.includes('Novice 2'))"):
+        if page.evaluate("() => window.said.some((t) => t.includes('Computer (novice)'))"):
             break
     page.wait_for_function("() => window.said.filter((t) => t === 'Your turn').length > 0"
-                           " && window.said.some((t) => t.includes('Novice 2'))")
+                           " && window.said.some((t) => t.includes('Computer (novice)'))")
     said: list[str] = page.evaluate("() => window.said")
-    # The turns ("Novice 2 is thinking…", "Your turn") and the moves' events, in between.
-    assert any(t.startswith("Novice 2 is thinking") for t in said), said
+    # The turns ("Computer (novice) is thinking…", "Your turn") and the moves' events, in between.
+    assert any(t.startswith("Computer (novice) is thinking") for t in said), said
     assert len(set(said)) >= 3, said

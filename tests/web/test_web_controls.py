@@ -283,7 +283,8 @@ def test_page_weight_and_time_to_interactive(server: LiveServer, new_page: Any) 
                "board_reload_ms": round(tti_reload, 1), "match": mid}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "metrics.json").write_text(json.dumps(metrics, indent=1))
-    assert board["assets"] < 200_000 and tti < 5_000
+    # Issue 21's goal (docs/performance.md): a first load of at most 300 kB.
+    assert board["assets"] < 300_000 and tti < 5_000
     # The lobby loads every game's module (its entry and art), and the tile games' view, the
     # bulk of their code, only at their tables.
     views = {declared.view for declared in plugins().values() if declared.view}

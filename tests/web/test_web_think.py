@@ -65,9 +65,11 @@ def test_a_veterans_thinking_time_is_set_in_the_dialog(server: LiveServer,
     view = server_view(page, mid, token)
     assert [(p["kind"], p["think"]) for p in view["players"]] == [
         ("human", None), ("veteran", 2.0), ("veteran", None)]
-    # The table names the thinking time next to the level.
+    # The table names the thinking time next to the computer (named by its level once).
     kinds = page.locator(".kind").all_inner_texts()
-    assert any("veteran, 2 s" in k for k in kinds), kinds
+    assert any("(2 s)" in k for k in kinds), kinds
+    assert page.locator(".scores .name").all_inner_texts()[1:] == [
+        "Computer (veteran) 1", "Computer (veteran) 2"]
 
     # On a phone the row wraps and stays on screen.
     phone = new_page(PHONE)

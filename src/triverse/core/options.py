@@ -3,7 +3,12 @@
 The CLI's ``--option NAME=VALUE``, the records' ``options`` object and the web New Game dialog
 all use the names and values declared here.
 
->>> spec = OptionSpec("rounds", int, 1, "Number of rounds", minimum=1, maximum=3)
+Each option also has a human ``label`` and, for an option with choices, a label and a one-line
+explanation for each choice (``choice_labels``), which the New Game dialog shows; they are
+English here and translated by the clients' catalogues.
+
+>>> spec = OptionSpec("rounds", int, 1, "Number of rounds", minimum=1, maximum=3,
+...                   label="Rounds")
 >>> spec.parse("2")
 2
 >>> spec.parse("4")
@@ -15,12 +20,15 @@ triverse.core.errors.OptionError: option 'rounds' must be at most 3, not 4
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from triverse.core.errors import OptionError
 
 OptionValue = int | bool | str
+ChoiceLabels = Mapping[OptionValue, tuple[str, str]]
+"""Each choice of an option: its label and a one-line explanation."""
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -37,6 +45,40 @@ class OptionSpec:
     choices: tuple[str, ...] | tuple[int, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    """The option's name for a player ("Rules"); the name with spaces when empty."""
+    choice_labels: ChoiceLabels = field(
+        default_factory=lambda: MappingProxyType({}), hash=False)
+    """For each choice (each value of a bool), its label and a one-line explanation:
+    ``{"seed": ("This app's rules", "As the original app plays: ...")}``."""
+
+    def __post_init__(self) -> None:
+        labels = MappingProxyType(dict(self.choice_labels))
+        object.__setattr__(self, "choice_labels", labels)
+        allowed: tuple[OptionValue, ...] | None = (
+            (True, False) if self.kind is bool else self.choices)
+        for value, pair in labels.items():
+            if allowed is None or value not in allowed:
+                raise ValueError(f"option {self.name!r}: a label for {value!r}, which is not "
+                                 "one of its choices")
+            if len(pair) != 2 or not all(isinstance(x, str) and x for x in pair):
+                raise ValueError(f"option {self.name!r}: the label of {value!r} is a "
+                                 "(label, explanation) pair of texts")
+
+    @property
+    def title(self) -> str:
+        """The label, or the name with spaces when there is no label.
+
+        >>> OptionSpec("max_rounds", int, 50, "Safety stop").title
+        'Max rounds'
+        """
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def _labelled_order(self) -> list[OptionValue]:
+        """The labelled values in the order of the choices (true before false for a bool)."""
+        order: tuple[OptionValue, ...] = (
+            (True, False) if self.kind is bool else self.choices or ())
+        return [value for value in order if value in self.choice_labels]
 
     def parse(self, value: object) -> OptionValue:
         """Check and convert ``value`` (a string from the CLI, or a JSON value)."""
@@ -82,6 +124,12 @@ class OptionSpec:
             "choices": list(self.choices) if self.choices is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            "label": self.title,
+            "choice_labels": [
+                {"value": value, "label": self.choice_labels[value][0],
+                 "explanation": self.choice_labels[value][1]}
+                for value in self._labelled_order()
+            ],
         }
 
 

@@ -51,6 +51,14 @@ class Exact(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class ChoiceLabelInfo(BaseModel):
+    """A choice of an option in words: its label and a one-line explanation (English)."""
+
+    value: int | bool | str
+    label: str
+    explanation: str
+
+
 class OptionInfo(BaseModel):
     """One game option, as ``OptionSpec.to_json`` gives it."""
 
@@ -61,6 +69,9 @@ class OptionInfo(BaseModel):
     choices: list[int | str] | None
     minimum: int | None
     maximum: int | None
+    label: str = Field("", description="the option's name for a player (English)")
+    choice_labels: list[ChoiceLabelInfo] = Field(
+        default=[], description="each choice's label and explanation, in the choices' order")
 
 
 class GameInfo(BaseModel):

@@ -28,6 +28,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from triverse.core.options import ChoiceLabels
 from triverse.core.rng import derive
 from triverse.games.triangles.geometry import Point
 
@@ -35,6 +36,25 @@ DEVICES = ("phone", "tablet")
 PHONE_STARS = (24, 60, 120)
 TABLET_STARS = (80, 120, 180)
 STAR_COUNTS = (24, 60, 80, 120, 180)
+
+# The New Game dialog's words for the options (the engine's OptionSpec declarations).
+STAR_LABELS: ChoiceLabels = {
+    24: ("24 stars", "A quick game on a small board."),
+    60: ("60 stars", "A medium board for a phone."),
+    80: ("80 stars", "A medium board for a tablet."),
+    120: ("120 stars", "A large board, for a long game."),
+    180: ("180 stars", "The largest board, on a tablet."),
+}
+DEVICE_LABELS: ChoiceLabels = {
+    "auto": ("Automatic", "The phone's board for 24, 60 and 120 stars, the tablet's for 80 "
+             "and 180."),
+    "phone": ("Phone", "The tall board of the original app on a phone."),
+    "tablet": ("Tablet", "The wide board of the original app on a tablet."),
+}
+AGAIN_LABELS: ChoiceLabels = {
+    True: ("Yes", "A player who closes a triangle draws another line at once."),
+    False: ("No", "Turns alternate whatever a line closes."),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,9 +34,12 @@ from triverse.core.options import OptionSpec
 from triverse.games.triangles.action import Line, id_pair, pair_id
 from triverse.games.triangles.board import Board, board_for
 from triverse.games.triangles.cloud import (
+    AGAIN_LABELS,
     BOARDS,
+    DEVICE_LABELS,
     PHONE_STARS,
     STAR_COUNTS,
+    STAR_LABELS,
     BoardSpec,
     generate_stars,
 )
@@ -181,18 +184,17 @@ class TrianglesGame(Game["TrianglesState", Line]):
     default_players = 2
     perfect_information = True
     option_specs = (
-        OptionSpec(
-            "stars", int, 24,
-            "Stars on the board: 24, 60 or 120 on a phone; 80, 120 or 180 on a tablet",
-            choices=STAR_COUNTS,
-        ),
+        OptionSpec("stars", int, 24, "Stars on the board: 24, 60 or 120 on a phone; 80, 120 "
+                   "or 180 on a tablet", choices=STAR_COUNTS, label="Stars",
+                   choice_labels=STAR_LABELS),
         OptionSpec(
             "device", str, "auto",
             "The board's shape: phone or tablet (auto: phone for 24, 60 and 120 stars, "
             "tablet for 80 and 180)",
-            choices=("auto", "phone", "tablet"),
+            choices=("auto", "phone", "tablet"), label="Board shape", choice_labels=DEVICE_LABELS,
         ),
-        OptionSpec("again", bool, False, "Play again after a triangle"),
+        OptionSpec("again", bool, False, "Play again after a triangle",
+                   label="Play again after a triangle", choice_labels=AGAIN_LABELS),
     )
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):

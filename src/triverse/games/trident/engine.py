@@ -109,9 +109,15 @@ class TridentGame(Game["TridentState", Action]):
     }
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("variant", str, "seed", "Rules: the seed's, or the Triolet rulebook's",
-                   choices=("seed", "triolet")),
+                   choices=("seed", "triolet"), label="Rules", choice_labels={
+                       "seed": ("This app's rules", "The rules of the original app: "
+                                "exchanges while more than five tiles are in the bag."),
+                       "triolet": ("Triolet rulebook", "The boxed game's rules: premium "
+                                   "squares multiply a Trio, three tiles set aside."),
+                   }),
         OptionSpec("time_limit", int, 0, "Seconds a player has for a turn before missing it "
-                   "(0: no limit; at most 24 hours)", minimum=0, maximum=MAX_TIME_LIMIT),
+                   "(0: no limit; at most 24 hours)", minimum=0, maximum=MAX_TIME_LIMIT,
+                   label="Time for a turn (seconds)"),
     )
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):

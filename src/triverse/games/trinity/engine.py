@@ -134,9 +134,10 @@ class TrinityGame(TileGame["TrinityState"]):
     max_players = MAX_PLAYERS
     option_specs = (
         OptionSpec("rounds", int, 3, "Rounds in the game (then tiebreaker rounds for a tie for "
-                   "first)", minimum=1, maximum=3),
+                   "first)", minimum=1, maximum=3, label="Number of rounds"),
         OptionSpec("max_tiebreakers", int, 10, "Safety stop: a tie for first still standing "
-                   "after this many tiebreaker rounds is shared", minimum=1, maximum=100),
+                   "after this many tiebreaker rounds is shared", minimum=1, maximum=100,
+                   label="Tiebreaker limit"),
     )
     tileset = TILESET
     observation_class = TrinityObservation

@@ -164,15 +164,21 @@ class TriominoesGame(TileGame["TriominoesState"]):
     }
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("variant", str, "seed", "Rules: the seed's, or the official Pressman rules",
-                   choices=("seed", "pressman")),
+                   choices=("seed", "pressman"), label="Rules", choice_labels={
+                       "seed": ("This app's rules", "The rules of the original app: draw "
+                                "until a tile fits, a blocked round scores the hands."),
+                       "pressman": ("Official Pressman rules", "The rule sheet of the boxed "
+                                    "game: at most 3 draws a turn, bonuses for an opening "
+                                    "triple."),
+                   }),
         OptionSpec("target", int, 400, "The game ends after the round in which a score reaches "
-                   "this", minimum=1, maximum=100_000),
+                   "this", minimum=1, maximum=100_000, label="Play to"),
         OptionSpec("max_rounds", int, 50, "Safety stop: the game also ends after this many "
-                   "rounds", minimum=1, maximum=1000),
+                   "rounds", minimum=1, maximum=1000, label="Round limit"),
         OptionSpec("rules_version", int, RULES_VERSION, "The rules' version: 2, today's; 1, "
                    "the rules of games played before 2 December 2026, in which a blocked round "
                    "of the seed rules was settled as in Pressman's (so that they replay)",
-                   minimum=1, maximum=RULES_VERSION),
+                   minimum=1, maximum=RULES_VERSION, label="Rules version"),
     )
     record_options: ClassVar[Mapping[int, Mapping[str, OptionValue]]] = {
         1: {"rules_version": 1},

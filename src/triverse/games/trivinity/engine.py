@@ -59,7 +59,9 @@ from triverse.games.trivinity.rules import (
     HAND_SIZE,
     LINES,
     MAIN,
+    MODULE_CHOICE_LABELS,
     MODULE_CHOICES,
+    MODULE_LABELS,
     PENDING_KINDS,
     PLAY,
     REACTION,
@@ -109,13 +111,21 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
                        "form a line, so that every player has had as many turns.",
     }
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("variant", str, "seed", "Rules variant", choices=tuple(variants)),
+        OptionSpec("variant", str, "seed", "Rules variant", choices=tuple(variants),
+                   label="Rules", choice_labels={
+                       "seed": ("This app's rules", "The game ends the moment three empty "
+                                "stacks form a line."),
+                       "full-rounds": ("Full rounds", "The round is finished when three "
+                                       "empty stacks form a line: everyone has as many "
+                                       "turns."),
+                   }),
         *(OptionSpec(f"module_{seat}", str, "random",
                      f"The module seat {seat} adds to the core set (random: one no other "
-                     f"seat has)", choices=MODULE_CHOICES) for seat in range(1, 5)),
+                     f"seat has)", choices=MODULE_CHOICES, label=MODULE_LABELS[seat - 1],
+                     choice_labels=MODULE_CHOICE_LABELS) for seat in range(1, 5)),
         OptionSpec("turn_limit", int, DEFAULT_TURN_LIMIT,
                    "Safety rule: the game also ends after every player has had this many turns",
-                   minimum=5, maximum=200),
+                   minimum=5, maximum=200, label="Turn limit (turns each)"),
     )
 
     @classmethod

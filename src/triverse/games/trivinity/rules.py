@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from triverse.core.options import ChoiceLabels
 from triverse.games.trivinity.cards import RESOURCES, CardTable, Cost, Step
 
 HAND_SIZE = 5
@@ -33,6 +34,20 @@ _DISCARD = Step("_discard")
 
 MODULE_CHOICES = ("random", "heroes", "scoundrels", "zodiac", "elements", "world", "disasters",
                   "servants")
+
+# The New Game dialog's words for the module options (the engine's OptionSpec declarations).
+MODULE_LABELS = ("Player 1's module", "Player 2's module", "Player 3's module",
+                 "Player 4's module")
+MODULE_CHOICE_LABELS: ChoiceLabels = {
+    "random": ("Random", "A module no other player has, drawn at random."),
+    "heroes": ("Heroes", "Strong Power that grows with each card played, and defence."),
+    "scoundrels": ("Scoundrels", "Attacks that make the others discard and lose cards."),
+    "zodiac": ("Zodiac", "Mana: see face-down cards and turn the stacks."),
+    "elements": ("Elements", "Volatile bursts of resources from the top of the deck."),
+    "world": ("World", "Steady Tribute: discounts, income and control of the stacks."),
+    "disasters": ("Disasters", "Empty the stacks to end the game while ahead."),
+    "servants": ("Divine Servants", "A lean deck: send weak cards to Limbo and draw many."),
+}
 
 PENDING_KINDS = ("stack", "card", "seat", "resource", "limbo", "block", "free")
 """What a pending decision asks for; ``free`` is the free tier-1 card after discarding a hand."""

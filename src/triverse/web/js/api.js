@@ -1,6 +1,8 @@
 // The REST API (docs/protocol.md). Every refusal becomes an ApiError with the server's code
 // and message, which the UI shows as it is.
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(code, message, status) {
     super(message);
@@ -19,7 +21,7 @@ async function call(method, path, { body, token } = {}) {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError("network", "The server cannot be reached.", 0);
+    throw new ApiError("network", t("The server cannot be reached."), 0);
   }
   let data = null;
   try {

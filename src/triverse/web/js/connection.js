@@ -5,6 +5,8 @@
 // ("changes": the fields that differ and the new log entries), which this applies to the last
 // view before handing the whole view on.
 
+import { t } from "./i18n.js";
+
 const FATAL = new Set([4400, 4403, 4404]);
 
 export class Connection {
@@ -88,7 +90,7 @@ export class Connection {
   closedBy(ws, event) {
     if (ws !== this.ws) return;
     for (const [id, waiting] of this.pending) {
-      waiting({ type: "error", code: "disconnected", message: "The connection was lost.", id });
+      waiting({ type: "error", code: "disconnected", message: t("The connection was lost."), id });
     }
     this.pending.clear();
     this.ws = null;
@@ -109,13 +111,13 @@ export class Connection {
   request(message, timeout = 15000) {
     return new Promise((resolve) => {
       if (!this.connected) {
-        resolve({ type: "error", code: "disconnected", message: "Not connected to the server." });
+        resolve({ type: "error", code: "disconnected", message: t("Not connected to the server.") });
         return;
       }
       const id = this.nextId++;
       const timer = setTimeout(() => {
         if (this.pending.delete(id)) {
-          resolve({ type: "error", code: "timeout", message: "The server did not answer." });
+          resolve({ type: "error", code: "timeout", message: t("The server did not answer.") });
         }
       }, timeout);
       this.pending.set(id, (answer) => { clearTimeout(timer); resolve(answer); });

@@ -25,8 +25,7 @@ const defaults = {
   kind: null,                        // the table's data-kind (null: the game's name)
   // Hot-seat hides the table between turns ("pass the device"): games with hidden information.
   passScreen: true,
-  secretWord: "tiles",               // "Show Ann's tiles"
-  trayLabel: "Your moves",
+  trayLabel: null,                   // the tray's aria-label (null: "Your moves")
   // The New Game dialog.
   advancedOptions: [],               // options under "More options"
   optionLabels: {},

@@ -6,26 +6,28 @@ import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor 
 import { statsOf, tallyOf } from "./stats.js";
 import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
 import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
+import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { computerName, displayNames, levelName } from "./names.js";
 
 export async function renderLobby(root) {
   document.title = "Triverse";
   const gamesList = h("ul", { class: "game-cards", "aria-busy": "true" });
   const mine = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-title" },
-    h("h2", { id: "my-games-title" }, "My games"),
-    h("p", { class: "muted" }, "Loading…"));
+    h("h2", { id: "my-games-title" }, t("My games")),
+    h("p", { class: "muted" }, t("Loading…")));
   root.replaceChildren(
     h("section", { class: "lobby-intro" },
-      h("h1", {}, "Five tri games, one table"),
-      h("p", {}, "Play against the computer, pass one screen around, or invite friends with a link.")),
+      h("h1", {}, t("Five tri games, one table")),
+      h("p", {}, t("Play against the computer, pass one screen around, or invite friends with a link."))),
     h("section", { class: "games", "aria-labelledby": "games-title" },
-      h("h2", { id: "games-title", class: "sr-only" }, "Games"), gamesList),
+      h("h2", { id: "games-title", class: "sr-only" }, t("Games")), gamesList),
     mine);
 
   let data;
   try {
     data = await loadCatalogue();
   } catch (err) {
-    gamesList.replaceChildren(h("li", { class: "error" }, `The games cannot be listed: ${err.message}`));
+    gamesList.replaceChildren(h("li", { class: "error" }, t("The games cannot be listed: {error}", { error: err.message })));
     return;
   }
   // Each game's module (its entry and art) before any card is drawn.
@@ -41,13 +43,13 @@ export async function renderLobby(root) {
  * if it can. */
 function notHere(game) {
   if (playable(game)) return null;
-  if (!game.available) return { badge: "coming soon", note: null };
+  if (!game.available) return { badge: t("coming soon"), note: null };
   const failure = loadFailure(game.name);
   return {
-    badge: "not in the browser",
+    badge: t("not in the browser"),
     note: failure
-      ? `Its table did not load (${failure}): play it in the terminal or through the API.`
-      : "It has no table in the browser: play it in the terminal or through the API.",
+      ? t("Its table did not load ({error}): play it in the terminal or through the API.", { error: failure })
+      : t("It has no table in the browser: play it in the terminal or through the API."),
   };
 }
 
@@ -65,9 +67,9 @@ function gameCard(game, data) {
       h("div", { class: "game-card-actions" },
         can
           ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
-            "aria-label": `New game of ${game.title}`, onclick: () => newGameDialog(game, data) }, "New game")
+            "aria-label": t("New game of {game}", { game: game.title }), onclick: () => newGameDialog(game, data) }, t("New game"))
           : null,
-        rules ? h("a", { href: rules, class: "button-link", "aria-label": `Rules of ${game.title}` }, "Rules") : null)));
+        rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null)));
 }
 
 /** The statistics against the computer kept in this browser, one row per board played. */
@@ -77,14 +79,15 @@ function cardStats(game) {
   const keys = (ui.statsKeys || Object.keys(all)).filter((k) => all[k]);
   if (!keys.length) return null;
   return h("table", { class: "card-stats", "data-stats-game": game.name },
-    h("caption", {}, "Against the computer, in this browser"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Board"), h("th", { scope: "col", title: "wins" }, "Won"),
-      h("th", { scope: "col", title: "losses" }, "Lost"), h("th", { scope: "col", title: "draws" }, "Draw"))),
+    h("caption", {}, t("Against the computer, in this browser")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Board")), h("th", { scope: "col", title: t("wins") }, t("Won")),
+      h("th", { scope: "col", title: t("losses") }, t("Lost")), h("th", { scope: "col", title: t("draws") }, t("Draw")))),
     h("tbody", {}, ...keys.map((k) => {
-      const t = tallyOf(game.name, k);
+      const tally = tallyOf(game.name, k);
       return h("tr", { "data-stats-key": k }, h("th", { scope: "row" }, ui.statsLabel(k)),
-        h("td", { "data-wins": t.wins }, String(t.wins)), h("td", { "data-losses": t.losses }, String(t.losses)),
-        h("td", { "data-draws": t.draws }, String(t.draws)));
+        h("td", { "data-wins": tally.wins }, formatNumber(tally.wins)),
+        h("td", { "data-losses": tally.losses }, formatNumber(tally.losses)),
+        h("td", { "data-draws": tally.draws }, formatNumber(tally.draws)));
     })));
 }
 
@@ -98,48 +101,52 @@ function gameArt(markup) {
 }
 
 // --- the New Game dialog ----------------------------------------------------------------------
-const MODE_TEXT = {
-  computer: ["Against the computer", "You and computer players."],
-  hotseat: ["Hot-seat", "Several people on this screen; the tiles hide between turns."],
-  online: ["Online", "Invite links for each seat, and a link for spectators."],
-};
+const MODES = ["computer", "hotseat", "online"];
 
-function levelLabel(level) {
-  return `Computer: ${level}`;
+function modeText(mode, hides) {
+  if (mode === "computer") return [t("Against the computer"), t("You and computer players.")];
+  if (mode === "online") return [t("Online"), t("Invite links for each seat, and a link for spectators.")];
+  return [t("Hot-seat"), hides ? t("Several people on this screen; the tiles hide between turns.")
+    : t("Take turns on this screen; nothing is hidden.")];
 }
 
-// A searching computer's thinking time per move: [seconds or "" (the game's default), label].
-// Only the choices within the server's range (`think` of GET /api/games) are offered.
-const THINK_CHOICES = [[0.3, "Quick"], ["", "Normal"], [2, "Deep"], [5, "Deepest"]];
+// A searching computer's thinking time per move: seconds or "" (the game's default). Only the
+// choices within the server's range (`think` of GET /api/games) are offered.
+const THINK_CHOICES = [0.3, "", 2, 5];
+
+function thinkLabel(v, normal) {
+  if (v === "") return t("Normal ({n} s)", { n: formatNumber(normal) });
+  const n = formatNumber(v);
+  return v < 1 ? t("Quick ({n} s)", { n }) : v < 5 ? t("Deep ({n} s)", { n }) : t("Deepest ({n} s)", { n });
+}
 
 function thinkChoices(game, data) {
   const range = data.think || { minimum: 0.2, maximum: 5 };
   const normal = game.think_default || 0.8;
   return THINK_CHOICES
-    .filter(([v]) => v === "" || (v >= range.minimum && v <= range.maximum))
-    .map(([v, label]) => [v, `${label} (${v === "" ? normal : v} s)`]);
+    .filter((v) => v === "" || (v >= range.minimum && v <= range.maximum))
+    .map((v) => [v, thinkLabel(v, normal)]);
 }
 
 export function newGameDialog(game, data) {
   const ui = uiFor(game.name);
-  const modes = data.modes.filter((m) => MODE_TEXT[m]);
+  const modes = data.modes.filter((m) => MODES.includes(m));
   const state = { mode: modes[0], players: game.default_players };
   const form = h("form", { class: "new-game", novalidate: true, onsubmit: (e) => e.preventDefault() });
 
   // Hot-seat hides nothing in a game without hidden information (no pass screen).
-  const modeText = (m) => (m === "hotseat" && ui && !ui.passScreen
-    ? ["Hot-seat", "Take turns on this screen; nothing is hidden."] : MODE_TEXT[m]);
-  const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, "How to play"),
+  const hides = !ui || Boolean(ui.passScreen);
+  const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, t("How to play")),
     ...modes.map((m, i) => h("label", { class: "radio" },
       h("input", { type: "radio", name: "mode", value: m, checked: i === 0,
         onchange: () => { state.mode = m; drawSeats(); } }),
-      h("span", {}, h("strong", {}, modeText(m)[0]), h("small", {}, modeText(m)[1])))));
+      h("span", {}, h("strong", {}, modeText(m, hides)[0]), h("small", {}, modeText(m, hides)[1])))));
 
   const counts = [];
   for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
   const countSelect = h("select", { id: "ng-players", name: "players",
     onchange: () => { state.players = Number(countSelect.value); drawSeats(); } },
-  ...counts.map((n) => h("option", { value: n, selected: n === state.players }, `${n} players`)));
+  ...counts.map((n) => h("option", { value: n, selected: n === state.players }, tn("{n} player", "{n} players", n))));
 
   const seatsBox = h("div", { class: "seats" });
   const seatRows = [];
@@ -150,23 +157,25 @@ export function newGameDialog(game, data) {
     seatsBox.replaceChildren();
     for (let i = 0; i < state.players; i++) {
       const prev = old[i];
-      const kinds = [["human", "Human"], ...data.levels.map((l) => [l, levelLabel(l)])]
+      const kinds = [["human", t("Human")], ...data.levels.map((l) => [l, computerName(l)])]
         .filter(([k]) => (state.mode === "computer" ? (i === 0) === (k === "human")
           : i >= 2 || k === "human"));
       const allowed = kinds.map(([k]) => k);
       const kind = prev && allowed.includes(prev.kind) ? prev.kind
         : allowed.includes("human") ? "human" : allowed.at(-1);
-      const kindSelect = h("select", { name: `kind-${i}`, "aria-label": `Seat ${i + 1}: who plays`,
+      const kindSelect = h("select", { name: `kind-${i}`, "aria-label": t("Seat {n}: who plays", { n: i + 1 }),
         disabled: kinds.length === 1 },
       ...kinds.map(([k, label]) => h("option", { value: k, selected: k === kind }, label)));
+      // Left empty, a human seat is "You" on its own screen against the computer (names.js).
       const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
-        "aria-label": `Seat ${i + 1}: name`, placeholder: `Player ${i + 1}`,
+        "aria-label": t("Seat {n}: name", { n: i + 1 }),
+        placeholder: state.mode === "computer" ? t("You") : t("Player {n}", { n: i + 1 }),
         value: prev && prev.name ? prev.name : "" });
       // A computer that searches (the veteran) may be given its thinking time per move.
       const thinkSelect = h("select", { id: `ng-think-${i}`, name: `think-${i}` },
         ...thinks.map(([v, label]) => h("option", { value: v, selected: String(v) === (prev ? prev.think : "") }, label)));
-      const thinkLabel = h("label", { class: "think-label", for: `ng-think-${i}` }, "Thinking time",
-        h("span", { class: "sr-only" }, ` of seat ${i + 1}`));
+      const thinkLabel = h("label", { class: "think-label", for: `ng-think-${i}` }, t("Thinking time"),
+        h("span", { class: "sr-only" }, " ", t("of seat {n}", { n: i + 1 })));
       const sync = () => {
         nameInput.disabled = kindSelect.value !== "human";
         const shown = thinkers.includes(kindSelect.value);
@@ -176,7 +185,7 @@ export function newGameDialog(game, data) {
       kindSelect.addEventListener("change", sync);
       sync();
       seatRows.push({ kind: kindSelect, name: nameInput, think: thinkSelect });
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `${i + 1}`), kindSelect, nameInput,
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, formatNumber(i + 1)), kindSelect, nameInput,
         thinkLabel, thinkSelect));
     }
   }
@@ -192,33 +201,22 @@ export function newGameDialog(game, data) {
     if (covered.has(spec.name)) continue;
     const input = optionInput(spec, game);
     optionInputs[spec.name] = input;
-    const label = (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
-    const help = (ui && ui.optionHelp[spec.name]) || spec.help;
-    const row = h("div", { class: `option-row${spec.type === "bool" ? " option-check" : ""}` },
-      h("label", { for: input.id }, label), input,
-      h("small", { class: "help", id: `${input.id}-help` }, help));
-    input.setAttribute("aria-describedby", `${input.id}-help`);
-    if (spec.name === "variant" && Object.keys(game.variants).length) {
-      const desc = h("small", { class: "variant-help" }, game.variants[input.value] || "");
-      input.addEventListener("change", () => { desc.textContent = game.variants[input.value] || ""; });
-      row.append(desc);
-    }
-    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(row);
+    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(optionRow(spec, input, game, ui));
   }
   const seed = new URLSearchParams(location.search).get("seed");
 
   const error = h("p", { class: "form-error", role: "alert" });
   form.append(modeSet,
-    h("fieldset", {}, h("legend", {}, "Players"),
-      h("div", { class: "option-row" }, h("label", { for: "ng-players" }, "Number of players"), countSelect),
+    h("fieldset", {}, h("legend", {}, t("Players")),
+      h("div", { class: "option-row" }, h("label", { for: "ng-players" }, t("Number of players")), countSelect),
       seatsBox),
-    h("fieldset", {}, h("legend", {}, "Options"), ...main,
-      advanced.length ? h("details", {}, h("summary", {}, "More options"), ...advanced) : null),
+    h("fieldset", {}, h("legend", {}, t("Options")), ...main,
+      advanced.length ? h("details", {}, h("summary", {}, t("More options")), ...advanced) : null),
     error);
 
   openDialog({
-    title: `New game of ${game.title}`, body: form, className: "new-game-dialog",
-    actions: [{ label: "Cancel", value: null }, { label: "Start", value: "start", primary: true }],
+    title: t("New game of {game}", { game: game.title }), body: form, className: "new-game-dialog",
+    actions: [{ label: t("Cancel"), value: null }, { label: t("Start"), value: "start", primary: true }],
     onOpen: (dlg, close) => {
       const start = dlg.querySelector('button[data-value="start"]');
       // Replace the default close-on-click of "Start" with a submit that may fail.
@@ -258,11 +256,36 @@ export function newGameDialog(game, data) {
   });
 }
 
+/** An option's row: its label (the server's, in English; GET /api/games), its control, and
+ * one line of explanation: the chosen choice's when the choices have words, else the option's
+ * help. The labels are data from the server, shown as sent. */
+function optionRow(spec, input, game, ui) {
+  const label = spec.label || (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
+  const choices = spec.choice_labels || [];
+  const chosen = () => {
+    const value = spec.type === "bool" ? input.checked : input.value;
+    return choices.find((c) => String(c.value) === String(value));
+  };
+  const helpText = () => {
+    const c = chosen();
+    if (c) return c.explanation;
+    if (spec.name === "variant" && game.variants[input.value]) return game.variants[input.value];
+    return (ui && ui.optionHelp[spec.name]) || spec.help;
+  };
+  const help = h("small", { class: "help", id: `${input.id}-help`, "data-explanation": spec.name }, helpText());
+  input.addEventListener("change", () => { help.textContent = helpText(); });
+  input.setAttribute("aria-describedby", `${input.id}-help`);
+  return h("div", { class: `option-row${spec.type === "bool" ? " option-check" : ""}`, "data-option": spec.name },
+    h("label", { for: input.id }, label), input, help);
+}
+
 function optionInput(spec, game) {
   const id = `opt-${spec.name}`;
   if (spec.choices && spec.choices.length) {
+    const words = new Map((spec.choice_labels || []).map((c) => [String(c.value), c.label]));
     return h("select", { id, name: spec.name },
-      ...spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, String(c))));
+      ...spec.choices.map((c) => h("option", { value: c, selected: c === spec.default },
+        words.get(String(c)) ?? String(c))));
   }
   if (spec.type === "bool") {
     return h("input", { id, type: "checkbox", name: spec.name, checked: Boolean(spec.default) });
@@ -311,40 +334,48 @@ function afterCreate(created, game) {
 
 export function showInvites(matchId, title, invites, spectatorUrl, ownLink) {
   const row = (label, url, attrs) => {
-    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `${label} link`, ...attrs });
+    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": t("{who}: link", { who: label }), ...attrs });
     return h("div", { class: "invite-row" },
       h("span", { class: "invite-label" }, label), input,
       h("button", { type: "button", onclick: async () => {
         input.select();
-        notice((await copyText(url)) ? "Link copied." : "Select the link and copy it.");
-      } }, "Copy"));
+        notice((await copyText(url)) ? t("Link copied.") : t("Select the link and copy it."));
+      } }, t("Copy")));
   };
   const body = h("div", { class: "invites" },
-    h("p", {}, "Send each player their own link: whoever opens it plays that seat. Keep your own seat's link to yourself."),
-    ...invites.map((s) => row(`${s.name} (seat ${s.seat + 1})`, s.url, { "data-invite-seat": s.seat })),
-    row("Spectators", spectatorUrl, { "data-spectator-link": "" }));
+    h("p", {}, t("Send each player their own link: whoever opens it plays that seat. Keep your own seat's link to yourself.")),
+    ...invites.map((s) => row(t("{name} (seat {n})", { name: s.name, n: s.seat + 1 }), s.url, { "data-invite-seat": s.seat })),
+    row(t("Spectators"), spectatorUrl, { "data-spectator-link": "" }));
   return openDialog({
-    title: `Invite players: ${title}`, body, className: "invite-dialog",
-    actions: ownLink ? [{ label: "Later", value: null }, { label: "Play my seat", value: "play", primary: true }]
-      : [{ label: "Close", value: null, primary: true }],
+    title: t("Invite players: {game}", { game: title }), body, className: "invite-dialog",
+    actions: ownLink ? [{ label: t("Later"), value: null }, { label: t("Play my seat"), value: "play", primary: true }]
+      : [{ label: t("Close"), value: null, primary: true }],
   }).then((v) => {
     if (v === "play" && ownLink) window.triverseNavigate(ownLink);
   });
 }
 
 // --- My games ---------------------------------------------------------------------------------
+/** A match's mode in words (the badge of My games). */
+function modeName(mode) {
+  if (mode === "computer") return t("against the computer");
+  if (mode === "hotseat") return t("hot-seat");
+  if (mode === "online") return t("online");
+  return mode;
+}
+
 async function renderMyGames(section) {
   const mine = seats();
   const title = section.querySelector("h2");
   if (!mine.length) {
-    section.replaceChildren(title, h("p", { class: "muted" }, "Games you play in this browser appear here."));
+    section.replaceChildren(title, h("p", { class: "muted" }, t("Games you play in this browser appear here.")));
     return;
   }
   let data;
   try {
     data = await api.myGames(mine.map((s) => s.token));
   } catch (err) {
-    section.replaceChildren(title, h("p", { class: "error" }, `Your games cannot be listed: ${err.message}`));
+    section.replaceChildren(title, h("p", { class: "error" }, t("Your games cannot be listed: {error}", { error: err.message })));
     return;
   }
   const byMatch = new Map();
@@ -355,56 +386,60 @@ async function renderMyGames(section) {
   const matches = [...byMatch.values()];
   const open = matches.filter((m) => !m.finished), done = matches.filter((m) => m.finished);
   section.replaceChildren(title,
-    h("h3", {}, "Unfinished"),
-    open.length ? h("ul", { class: "match-list" }, ...open.map(matchItem)) : h("p", { class: "muted" }, "None."),
-    h("h3", {}, "Finished"),
-    done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, "None yet."));
+    h("h3", {}, t("Unfinished")),
+    open.length ? h("ul", { class: "match-list" }, ...open.map(matchItem)) : h("p", { class: "muted" }, t("None.")),
+    h("h3", {}, t("Finished")),
+    done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, t("None yet.")));
 }
 
-function playersText(m) {
-  return m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind}${p.think ? `, ${p.think} s` : ""})`}`).join(", ");
+function playersText(m, names) {
+  return m.players.map((p, i) => (p.kind !== "human" && p.name !== names[i]
+    ? t("{name} ({level})", { name: names[i], level: levelName(p.kind) }) : names[i])).join(", ");
 }
 
 function matchItem(m) {
-  const when = new Date(m.updated_at).toLocaleString();
-  const mineNames = m.mySeats.map((s) => s.name).join(" & ");
+  const when = formatDate(m.updated_at);
+  const names = displayNames(m.players);
+  const mineNames = m.mySeats.map((s) => names[s.seat] ?? s.name).join(" & ");
   let status;
   if (m.finished && m.result) {
-    const order = m.players.map((p, i) => ({ p, score: m.result.scores[i], rank: m.result.ranks[i] }))
+    const order = m.players.map((p, i) => ({ i, score: m.result.scores[i], rank: m.result.ranks[i] }))
       .sort((a, b) => a.rank - b.rank);
-    status = order.map((o) => `${ordinal(o.rank)} ${o.p.name} ${o.score}`).join(" · ");
+    status = order.map((o) => t("{place} {name} {score}", { place: ordinal(o.rank), name: names[o.i], score: formatNumber(o.score) })).join(" · ");
   } else {
     const turn = m.mySeats.some((s) => s.your_turn);
-    status = `${turn ? "Your turn" : "Waiting"} · move ${m.move}${m.paused ? " · paused" : ""}`;
+    const move = formatNumber(m.move);
+    status = turn ? (m.paused ? t("Your turn · move {move} · paused", { move }) : t("Your turn · move {move}", { move }))
+      : (m.paused ? t("Waiting · move {move} · paused", { move }) : t("Waiting · move {move}", { move }));
   }
   const link = m.mode === "hotseat" ? `/play/${m.match_id}` : m.mySeats[0].link;
   const actions = [];
   if (!m.finished) {
-    actions.push(h("a", { href: link, class: "button-link primary", "data-continue": m.match_id }, "Continue"));
+    actions.push(h("a", { href: link, class: "button-link primary", "data-continue": m.match_id }, t("Continue")));
   } else {
     actions.push(
-      h("a", { href: `/watch/${m.match_id}?replay=0`, class: "button-link", "data-replay": m.match_id }, "Replay"),
+      h("a", { href: `/watch/${m.match_id}?replay=0`, class: "button-link", "data-replay": m.match_id }, t("Replay")),
       h("a", { href: recordUrl(m.match_id), download: `${m.game}-${m.match_id}.json`, class: "button-link",
-        "data-download": m.match_id }, "Download record"),
-      h("button", { type: "button", "data-export": m.match_id, onclick: () => exportRecord(m) }, "Export"));
+        "data-download": m.match_id }, t("Download record")),
+      h("button", { type: "button", "data-export": m.match_id, onclick: () => exportRecord(m) }, t("Export")));
   }
   actions.push(h("button", { type: "button", class: "quiet", onclick: async (e) => {
     const ok = await openDialog({
-      title: "Forget this game?",
-      body: h("p", {}, "This browser forgets its seats in this game. The game itself stays on the server; an invite link opens it again."),
-      actions: [{ label: "Keep", value: null }, { label: "Forget", value: "forget", danger: true }],
+      title: t("Forget this game?"),
+      body: h("p", {}, t("This browser forgets its seats in this game. The game itself stays on the server; an invite link opens it again.")),
+      actions: [{ label: t("Keep"), value: null }, { label: t("Forget"), value: "forget", danger: true }],
     });
     if (ok) {
       forgetMatch(m.match_id);
       e.target.closest("li").remove();
     }
-  } }, "Forget"));
+  } }, t("Forget")));
   return h("li", { class: "match-item", "data-match": m.match_id },
     h("div", { class: "match-item-main" },
-      h("strong", {}, m.title), " ", h("span", { class: "badge mode" }, m.mode),
-      h("div", { class: "muted" }, `${playersText(m)} — you: ${mineNames}`),
+      h("strong", {}, m.title), " ", h("span", { class: "badge mode" }, modeName(m.mode)),
+      h("div", { class: "muted" }, t("{players} — you: {mine}", { players: playersText(m, names), mine: mineNames })),
       h("div", { class: "match-status" }, status),
-      h("div", { class: "muted small" }, `Last played ${when}`)),
+      h("div", { class: "muted small" }, t("Last played {when}", { when }))),
     h("div", { class: "match-item-actions" }, ...actions));
 }
 
@@ -418,13 +453,13 @@ async function exportRecord(m) {
     return;
   }
   const text = recordText(record);
-  const area = h("textarea", { readonly: true, rows: 12, class: "export-text", "aria-label": "The game as text" }, text);
+  const area = h("textarea", { readonly: true, rows: 12, class: "export-text", "aria-label": t("The game as text") }, text);
   const choice = await openDialog({
-    title: `Export: ${m.title}`, body: h("div", {}, h("p", {}, "The moves in the game's notation, one a line. The JSON record replays with `triverse replay`."), area),
-    actions: [{ label: "Close", value: null }, { label: "Copy text", value: "copy" },
-      { label: "Save as text", value: "txt" }, { label: "Save JSON record", value: "json", primary: true }],
+    title: t("Export: {game}", { game: m.title }), body: h("div", {}, h("p", {}, t("The moves in the game's notation, one a line. The JSON record replays with `triverse replay`.")), area),
+    actions: [{ label: t("Close"), value: null }, { label: t("Copy text"), value: "copy" },
+      { label: t("Save as text"), value: "txt" }, { label: t("Save JSON record"), value: "json", primary: true }],
   });
-  if (choice === "copy") notice((await copyText(text)) ? "Copied." : "Select the text and copy it.");
+  if (choice === "copy") notice((await copyText(text)) ? t("Copied.") : t("Select the text and copy it."));
   if (choice === "txt") download(`${record.game}-${m.match_id}.txt`, text, "text/plain");
   if (choice === "json") download(`${record.game}-${m.match_id}.json`, JSON.stringify(record, null, 1));
 }

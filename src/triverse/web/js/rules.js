@@ -17,6 +17,7 @@ import { ORIENTATIONS, cellCentre, cellPoints, rotate, tileValues, vertexPoint }
 import { openPreferences } from "./prefs.js";
 import { prefs } from "./store.js";
 import { applyStarTheme } from "./themes.js";
+import { initI18n, t } from "./i18n.js";
 import {
   el, lineShape, newPrefix, playerDefs, refusedShape, starShape, triangleShape,
 } from "./games/starfield.js";
@@ -54,7 +55,7 @@ function drawPlacements(fig) {
 
 function drawOrientations(fig) {
   const values = tileValues(fig.dataset.orientations);
-  const root = svg("svg", { role: "img", "aria-label": "The six orientations of a tile" });
+  const root = svg("svg", { role: "img", "aria-label": t("The six orientations of a tile") });
   const points = [];
   ORIENTATIONS.forEach(([up, r], i) => {
     const cell = [i * 3, 0];   // i even: x even, an up cell; i odd: a down cell
@@ -116,11 +117,18 @@ function drawStars(fig) {
   fig.prepend(root);
 }
 
+function unavailable(fig, err) {
+  fig.prepend(document.createTextNode(t("(diagram unavailable: {error})", { error: err.message })));
+}
+
+// The page's language first (the diagrams' labels and the Preferences dialog speak it).
+await initI18n();
+
 for (const fig of document.querySelectorAll("figure.star-diagram")) {
   try {
     drawStars(fig);
   } catch (err) {
-    fig.prepend(document.createTextNode(`(diagram unavailable: ${err.message})`));
+    unavailable(fig, err);
   }
 }
 window.addEventListener("triverse:prefs", () => {
@@ -132,7 +140,7 @@ for (const fig of document.querySelectorAll("figure.diagram")) {
     if (fig.dataset.orientations) drawOrientations(fig);
     else drawPlacements(fig);
   } catch (err) {
-    fig.prepend(document.createTextNode(`(diagram unavailable: ${err.message})`));
+    unavailable(fig, err);
   }
 }
 

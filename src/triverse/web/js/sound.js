@@ -108,3 +108,25 @@ export function click() {
   osc.start(now);
   osc.stop(now + 0.1);
 }
+
+/** Your turn: two soft rising notes (a doorbell's "ding-dong" upside down). Counted on
+ * document.body.dataset.turnCues, so that a test can see the cue was given. */
+export function yourTurn() {
+  document.body.dataset.turnCues = String(Number(document.body.dataset.turnCues || 0) + 1);
+  const ctx = audio();
+  if (!ctx) return;
+  const now = ctx.currentTime;
+  [523.25, 784].forEach((f, i) => {
+    const osc = ctx.createOscillator();
+    osc.type = "sine";
+    osc.frequency.value = f;
+    const env = ctx.createGain();
+    const t = now + i * 0.16;
+    env.gain.setValueAtTime(0.0001, t);
+    env.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+    env.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
+    osc.connect(env).connect(ctx.destination);
+    osc.start(t);
+    osc.stop(t + 0.4);
+  });
+}

@@ -8,6 +8,8 @@
 //    "games": {"triangles": {"phone-24": {"wins": 2, "losses": 1, "draws": 0}}},
 //    "counted": {"jpfwLkv43KZa": "triangles/phone-24/win"}}
 
+import { t, tn } from "./i18n.js";
+
 const STATS = "triverse.stats";
 const MAX_COUNTED = 5000;   // match ids remembered (about 60 kB at most)
 
@@ -59,9 +61,11 @@ export const statsOf = (game) => read().games[game] || {};
 
 export const tallyOf = (game, key) => ({ ...empty(), ...(statsOf(game)[key] || {}) });
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
 /** "3 wins, 1 loss, 0 draws". */
-export function statsText(t) {
-  return `${plural(t.wins, "win", "wins")}, ${plural(t.losses, "loss", "losses")}, ${plural(t.draws, "draw", "draws")}`;
+export function statsText(tally) {
+  return t("{wins}, {losses}, {draws}", {
+    wins: tn("{n} win", "{n} wins", tally.wins),
+    losses: tn("{n} loss", "{n} losses", tally.losses),
+    draws: tn("{n} draw", "{n} draws", tally.draws),
+  });
 }

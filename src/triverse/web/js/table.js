@@ -14,16 +14,19 @@
 //    alone shows, a hand other than the one being played. A game without hidden information
 //    simply switches to the seat to move;
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
-import { api, recordUrl } from "./api.js";
+import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
+import { formatNumber, t } from "./i18n.js";
 import { groupEvents, localTemplates, renderMessage } from "./messages.js";
-import { openPreferences } from "./prefs.js";
+import { displayNames } from "./names.js";
 import { cheer, chime, click } from "./sound.js";
-import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
-import { forgetMatch, invitesOf, prefs, seatsOf, setPrefs, addSeat, updateSeats } from "./store.js";
-import { announce, dialogOpen, h, notice, openDialog, ordinal } from "./ui.js";
-import { showInvites } from "./lobby.js";
+import { addSeat, invitesOf, prefs, seatsOf, setPrefs, updateSeats } from "./store.js";
+import { announce, h, openDialog } from "./ui.js";
+import { TableEnd } from "./table-end.js";
+import { TableScores } from "./table-scores.js";
+import { TableReview } from "./table-review.js";
+import { TableTools } from "./table-tools.js";
 
 export function renderMatch(root, { matchId, watch, replay }) {
   const table = new Table(root, matchId, { watch, replay });
@@ -66,9 +69,10 @@ export class Table {
     return this.view && this.view.seat !== undefined ? this.view.seat : null;
   }
 
-  /** The players' names, by seat. */
-  names() {
-    return this.view ? this.view.players.map((p) => p.name) : [];
+  /** The players' names, by seat, as this table shows them (names.js: "You", "Computer
+   * (average)"). */
+  names(view = this.view) {
+    return view ? displayNames(view.players, this.hotseat ? null : view.seat ?? null) : [];
   }
 
   /** A line of help under the view's controls. */
@@ -78,7 +82,7 @@ export class Table {
 
   /** Show (and announce) why something was refused: "Refused: …". */
   refuse(message) {
-    const text = `Refused: ${message}`;
+    const text = t("Refused: {reason}", { reason: message });
     this.el.refusal.textContent = text;
     announce(text);
   }
@@ -87,7 +91,7 @@ export class Table {
    * one ("3-5 would cross 1-2"), else the server's message. */
   refusalText(answer) {
     const r = answer.reason;
-    const names = this.view ? this.view.players.map((p) => p.name) : [];
+    const names = this.names();
     return (r && renderMessage(this.messages, r.code, r.params, { names })) || answer.message;
   }
 
@@ -99,7 +103,7 @@ export class Table {
     if (text !== null) return text;
     const label = this.ui.nameLabel(e.label, names);
     const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
-    return plain || !who ? label : `${who}: ${label}`;
+    return plain || !who ? label : t("{who}: {event}", { who, event: label });
   }
 
   clearRefusal() {
@@ -216,43 +220,44 @@ export class Table {
     const el = this.el.connection;
     el.dataset.status = status;
     el.textContent = {
-      connecting: "Connecting…", connected: "Connected",
-      reconnecting: delay ? `Connection lost: retrying in ${Math.ceil(delay / 1000)} s` : "Reconnecting…",
-      refused: "Refused",
+      connecting: t("Connecting…"), connected: t("Connected"),
+      reconnecting: delay ? t("Connection lost: retrying in {n} s", { n: formatNumber(Math.ceil(delay / 1000)) })
+        : t("Reconnecting…"),
+      refused: t("Refused"),
     }[status] || status;
   }
 
   fatal(code) {
-    const why = code === 4404 ? "There is no such game." : code === 4403
-      ? "This link's seat token does not open a seat of this game." : "The server refused the connection.";
+    const why = code === 4404 ? t("There is no such game.") : code === 4403
+      ? t("This link's seat token does not open a seat of this game.") : t("The server refused the connection.");
     this.showFatal(why);
   }
 
   showFatal(text) {
     this.el.boardArea.replaceChildren(h("div", { class: "fatal" }, h("p", {}, text),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      h("p", {}, h("a", { href: "/" }, t("Back to the lobby")))));
   }
 
   // --- the page -------------------------------------------------------------------------------
   build() {
     const el = {};
     this.el = el;
-    el.title = h("h1", { class: "match-title" }, "Loading…");
+    el.title = h("h1", { class: "match-title" }, t("Loading…"));
     el.round = h("span", { class: "round" });
     el.status = h("p", { class: "status", id: "status" });
     el.connection = h("span", { class: "connection", "aria-live": "polite" });
     el.pause = h("button", { type: "button", class: "tool", "data-action": "pause", "aria-pressed": "false",
-      title: "Pause the computer players (P or Caps Lock)", onclick: () => this.togglePause() }, "Pause");
+      title: t("Pause the computer players (P or Caps Lock)"), onclick: () => this.togglePause() }, t("Pause"));
     el.sound = h("button", { type: "button", class: "tool", "data-action": "sound", "aria-pressed": "true",
-      onclick: () => { setPrefs({ sound: !prefs().sound }); } }, "Sound");
-    el.rulesLink = h("a", { class: "tool button-link", href: "/", target: "_blank", rel: "noopener" }, "Rules");
-    el.invite = h("button", { type: "button", class: "tool", hidden: true, onclick: () => this.showInvites() }, "Invite");
-    el.keysHelp = h("button", { type: "button", class: "tool", title: "Keyboard controls (?)", onclick: () => this.keysDialog() }, "Keys");
+      onclick: () => { setPrefs({ sound: !prefs().sound }); } }, t("Sound"));
+    el.rulesLink = h("a", { class: "tool button-link", href: "/", target: "_blank", rel: "noopener" }, t("Rules"));
+    el.invite = h("button", { type: "button", class: "tool", hidden: true, onclick: () => this.showInvites() }, t("Invite"));
+    el.keysHelp = h("button", { type: "button", class: "tool", title: t("Keyboard controls (?)"), "data-action": "keys", onclick: () => this.keysDialog() }, t("Keys"));
     el.hintButton = h("button", { type: "button", class: "tool", "data-action": "hint", hidden: true,
-      title: "Ask the veteran for a move (H)", onclick: () => this.askHint() }, "Hint");
+      title: t("Ask the veteran for a move (H)"), onclick: () => this.askHint() }, t("Hint"));
     el.reviewButton = h("button", { type: "button", class: "tool", "data-action": "review", hidden: true,
-      title: "Where the veteran would have played differently", onclick: () => this.openReview() }, "Review");
-    el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: "End the game (Escape)", onclick: () => this.quitDialog() }, "End");
+      title: t("Where the veteran would have played differently"), onclick: () => this.openReview() }, t("Review"));
+    el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: t("End the game (Escape)"), onclick: () => this.quitDialog() }, t("End"));
     const bar = h("div", { class: "match-bar" },
       h("div", { class: "match-heading" }, el.title, el.round),
       el.status,
@@ -260,27 +265,27 @@ export class Table {
 
     el.boardArea = h("div", { class: "board-area" });
     el.toasts = h("div", { class: "toasts", "aria-hidden": "true" });
-    el.pausedBanner = h("div", { class: "paused-banner", hidden: true }, "Paused: the computer players wait");
+    el.pausedBanner = h("div", { class: "paused-banner", hidden: true }, t("Paused: the computer players wait"));
     el.boardHost = h("div", { class: "view-board" });
     el.boardArea.append(el.boardHost, el.toasts, el.pausedBanner);
 
     el.scores = h("table", { class: "scores" });
     el.pool = h("p", { class: "pool" });
-    el.feed = h("ol", { class: "feed", "aria-label": "Events, newest last", tabindex: "0" });
-    el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": "The veteran's review" });
-    const side = h("aside", { class: "side", "aria-label": "Scores and events" },
-      h("section", { class: "score-panel" }, h("h2", {}, "Scores"), el.scores, el.pool),
+    el.feed = h("ol", { class: "feed", "aria-label": t("Events, newest last"), tabindex: "0" });
+    el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": t("The veteran's review") });
+    const side = h("aside", { class: "side", "aria-label": t("Scores and events") },
+      h("section", { class: "score-panel" }, h("h2", {}, t("Scores")), el.scores, el.pool),
       el.reviewPanel,
-      h("section", { class: "feed-panel" }, h("h2", {}, "Events"), el.feed));
+      h("section", { class: "feed-panel" }, h("h2", {}, t("Events")), el.feed));
 
     el.trayHost = h("div", { class: "view-tray" });
     el.hint = h("p", { class: "hint", id: "hand-hint" });
     el.refusal = h("p", { class: "refusal", role: "alert", "data-refusal": "" });
-    el.tray = h("section", { class: "tray", "aria-label": "Your moves" },
+    el.tray = h("section", { class: "tray", "aria-label": t("Your moves") },
       el.trayHost, h("div", { class: "tray-messages" }, el.hint, el.refusal));
-    el.replay = h("section", { class: "replay-bar", hidden: true, "aria-label": "Replay" });
+    el.replay = h("section", { class: "replay-bar", hidden: true, "aria-label": t("Replay") });
 
-    this.section = h("section", { class: "match", "aria-label": "Game" },
+    this.section = h("section", { class: "match", "aria-label": t("Game") },
       bar, h("div", { class: "match-main" }, el.boardArea, side), el.tray, el.replay);
     this.root.replaceChildren(this.section);
     this.renderTools();
@@ -289,7 +294,7 @@ export class Table {
   renderTools() {
     const p = prefs();
     this.el.sound.setAttribute("aria-pressed", p.sound ? "true" : "false");
-    this.el.sound.textContent = p.sound ? "Sound on" : "Sound off";
+    this.el.sound.textContent = p.sound ? t("Sound on") : t("Sound off");
   }
 
   prefsChanged() {
@@ -311,7 +316,7 @@ export class Table {
       ui = await loadView(game.name);
       if (this.destroyed) return null;
       if (!ui) {
-        this.showFatal(`${game.title} cannot be played in the browser: play it in the terminal or through the API.`);
+        this.showFatal(t("{game} cannot be played in the browser: play it in the terminal or through the API.", { game: game.title }));
         return null;
       }
       this.ui = ui;
@@ -320,11 +325,11 @@ export class Table {
       this.section.dataset.kind = ui.kind;
       if (ui.rules) this.el.rulesLink.href = ui.rules;
       else this.el.rulesLink.hidden = true;
-      this.el.tray.setAttribute("aria-label", ui.trayLabel || "Your moves");
+      this.el.tray.setAttribute("aria-label", ui.trayLabel || t("Your moves"));
       this.gameView = await ui.createView(this, { board: this.el.boardHost, tray: this.el.trayHost });
     } catch (err) {
       this.ui = null;
-      this.showFatal(`The table of ${game.title} did not load: ${err.message}`);
+      this.showFatal(t("The table of {game} did not load: {error}", { game: game.title, error: err.message }));
       return null;
     }
     if (this.destroyed) {
@@ -401,12 +406,12 @@ export class Table {
   passScreen(seat) {
     if (this.passing === seat) return;
     this.passing = seat;
-    const name = this.view.players[seat].name;
+    const name = this.names()[seat];
     openDialog({
-      title: `Pass the device to ${name}`,
-      body: h("p", {}, `${name}, press the button when nobody else can see the screen: your ${this.ui.secretWord || "tiles"} will show.`),
+      title: t("Pass the device to {name}", { name }),
+      body: h("p", {}, t("{name}, press the button when nobody else can see the screen: your hand will show.", { name })),
       className: "pass-dialog", dismissible: false,
-      actions: [{ label: "Back to the lobby", value: "lobby" }, { label: `Show ${name}'s ${this.ui.secretWord || "tiles"}`, value: "reveal", primary: true }],
+      actions: [{ label: t("Back to the lobby"), value: "lobby" }, { label: t("Show {name}'s hand", { name }), value: "reveal", primary: true }],
     }).then((v) => {
       this.passing = undefined;
       if (this.destroyed) return;
@@ -419,8 +424,8 @@ export class Table {
     const ui = this.ui;
     if (!ui) return;
     const obs = view.observation;
-    const names = view.players.map((p) => p.name);
-    document.title = `${view.game.title} · Triverse`;
+    const names = this.names(view);
+    this.turnCue(view);
     this.el.title.textContent = view.game.title;
     this.el.round.textContent = [ui.roundText(obs, view), ui.targetText(view)].filter(Boolean).join(" · ");
     const body = document.body.dataset;
@@ -431,23 +436,14 @@ export class Table {
     body.toMove = view.to_move === null ? "" : String(view.to_move);
 
     // Status line.
-    let status;
-    if (view.finished) status = "Game over";
-    else if (view.your_turn) status = this.hotseat ? `Your turn, ${names[view.seat]}` : "Your turn";
-    else if (this.hotseat && (this.identity === null || view.players[view.to_move].kind === "human")) {
-      status = `${names[view.to_move]} to play`;
-    } else {
-      const p = view.players[view.to_move];
-      status = p.kind === "human" ? `Waiting for ${p.name}` : `${p.name} is thinking…`;
-      if (view.paused && p.kind !== "human") status = `${p.name} waits: paused`;
-    }
-    if (this.spectatorOnly) status = `Watching: this browser holds no seat here · ${status}`;
+    let status = this.statusText(view, names);
+    if (this.spectatorOnly) status = t("Watching: this browser holds no seat here · {status}", { status });
     // Screen readers hear whose turn it is through the page's polite live region, once a turn.
     const turn = `${view.move}|${view.to_move}|${view.finished}`;
     if (turn !== this.announcedTurn && !view.finished && !this.replaying) announce(status);
     this.announcedTurn = turn;
     if (this.hintShown && (this.hintShown.move !== view.move || !view.your_turn || this.replaying)) this.clearHint();
-    if (this.hintShown) status = `${status} · Hint: ${ui.actionText(this.hintShown.action)}`;
+    if (this.hintShown) status = t("{status} · Hint: {move}", { status, move: ui.actionText(this.hintShown.action) });
     this.el.status.textContent = status;
     this.el.status.dataset.turn = String(view.your_turn);
 
@@ -455,14 +451,14 @@ export class Table {
 
     // Pause.
     this.el.pause.setAttribute("aria-pressed", String(view.paused));
-    this.el.pause.textContent = view.paused ? "Resume" : "Pause";
+    this.el.pause.textContent = view.paused ? t("Resume") : t("Pause");
     this.el.pause.disabled = this.identity === null || view.finished;
     this.el.pausedBanner.hidden = !view.paused || view.finished;
 
     // Hint (the seat to move) and review (after the end).
     this.el.hintButton.hidden = this.identity === null || view.finished || this.replaying;
     this.el.hintButton.disabled = !view.your_turn || this.hinting || Boolean(this.hintShown);
-    this.el.hintButton.textContent = this.hinting ? "Thinking…" : "Hint";
+    this.el.hintButton.textContent = this.hinting ? t("Thinking…") : t("Hint");
     this.el.reviewButton.hidden = !view.finished;
 
     // The tray is for a seat; a spectator has the board alone.
@@ -486,33 +482,6 @@ export class Table {
       this.shownFinal = true;
       this.finalDialog(view, this.lastSeenAtLoad !== undefined && this.lastSeenAtLoad < view.move - 1);
     }
-  }
-
-  renderScores(view) {
-    const ui = this.ui;
-    const extra = ui.scoreColumn;
-    const mark = (i) => (this.gameView && this.gameView.seatMark ? this.gameView.seatMark(i) : null);
-    this.el.scores.replaceChildren(
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"),
-        extra ? h("th", { scope: "col" }, extra.title) : null)),
-      h("tbody", {}, ...view.players.map((p, i) => {
-        const value = extra ? extra.value(view, i) : undefined;
-        return h("tr", {
-          class: [i === view.to_move ? "to-move" : "", i === view.seat ? "me" : "", p.connected ? "" : "away"].join(" ").trim(),
-          "data-seat": i,
-        },
-        h("th", { scope: "row" },
-          h("span", { class: "dot", title: p.connected ? "connected" : "not connected" }),
-          mark(i),
-          p.name, i === view.seat ? h("span", { class: "you" }, " (you)") : null,
-          p.kind !== "human" ? h("span", { class: "kind", title: p.think ? `thinks ${p.think} s a move` : null },
-            ` ${p.kind}${p.think ? `, ${p.think} s` : ""}`) : null),
-        h("td", { class: "score" }, String(view.scores[i])),
-        extra ? h("td", { class: "count" }, value === undefined || value === null ? "" : String(value)) : null);
-      })));
-    const info = ui.infoText(view);
-    this.el.pool.textContent = info ? info.text : "";
-    this.el.pool.title = info ? info.title || "" : "";
   }
 
   // --- events -----------------------------------------------------------------------------------
@@ -551,373 +520,8 @@ export class Table {
     this.el.feed.scrollTop = this.el.feed.scrollHeight;
   }
 
-  roundDialog(event, view, names) {
-    const d = event.data || {};
-    const scores = d.scores || view.scores;
-    const rows = view.players.map((p, i) => h("tr", {},
-      h("th", { scope: "row" }, p.name),
-      d.hand_totals ? h("td", {}, String(d.hand_totals[i])) : null,
-      h("td", {}, String(scores[i]))));
-    openDialog({
-      title: d.round ? `End of round ${d.round}` : "End of the round",
-      body: h("div", {}, h("p", {}, this.eventText(event, names)),
-        h("table", { class: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"),
-          d.hand_totals ? h("th", {}, "Left in hand") : null, h("th", {}, "Score"))), h("tbody", {}, ...rows))),
-      className: "round-dialog",
-      actions: [{ label: "Next round", value: "ok", primary: true }],
-    });
-  }
-
-  // --- the end: standings and statistics ------------------------------------------------------------
-  /** Whether this page counts the game in the statistics: against the computer, from the one
-   * human seat this browser plays, and for a game that keeps statistics. */
-  statsContext(view) {
-    const key = this.ui.statsKey ? this.ui.statsKey(view) : null;
-    if (!key || this.replaying || view.mode !== "computer") return null;
-    if (this.identity === null || view.seat === null || view.seat === undefined) return null;
-    return { game: view.game.name, key };
-  }
-
-  countResult(view) {
-    const ctx = this.statsContext(view);
-    if (!ctx || !view.result) return;
-    // Counted once per match: recordOutcome remembers the match ids it has counted.
-    recordOutcome(ctx.game, ctx.key, this.matchId, outcomeOf(view.result, view.seat));
-  }
-
-  headline(view, winners) {
-    if (this.ui.headline) return this.ui.headline(view, { winners, identity: this.identity, hotseat: this.hotseat });
-    if (winners.length > 1) return `Draw: ${winners.map((w) => w.p.name).join(" and ")}`;
-    if (this.identity !== null && winners[0].i === this.identity && !this.hotseat) return "You won!";
-    if (this.identity !== null && !this.hotseat && view.players.filter((p) => p.kind === "human").length === 1) {
-      return `You lost: ${winners[0].p.name} wins`;
-    }
-    return `${winners[0].p.name} wins!`;
-  }
-
-  finalDialog(view, celebrate) {
-    const result = view.result || { scores: view.scores, ranks: view.scores.map(() => 1) };
-    const order = view.players.map((p, i) => ({ p, i, score: result.scores[i], rank: result.ranks[i] }))
-      .sort((a, b) => a.rank - b.rank || a.i - b.i);
-    const winners = order.filter((o) => o.rank === 1);
-    const headline = this.headline(view, winners);
-    if (celebrate) cheer();
-    const table = h("table", { class: "standings final" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"))),
-      h("tbody", {}, ...order.map((o) => h("tr", { class: o.rank === 1 ? "winner" : "" },
-        h("td", {}, ordinal(o.rank)), h("th", { scope: "row" }, o.p.name), h("td", {}, String(o.score))))));
-    const ctx = this.statsContext(view);
-    const stats = ctx ? h("p", { class: "stats-line", "data-stats": ctx.key },
-      `${this.ui.statsLabel(ctx.key)} against the computer: `,
-      h("strong", {}, statsText(tallyOf(ctx.game, ctx.key)))) : null;
-    const extras = this.gameView && this.gameView.finalExtras ? this.gameView.finalExtras(view) : null;
-    openDialog({
-      title: this.ui.finalTitle || "Final standings", className: "final-dialog",
-      body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table, extras, stats),
-      actions: [
-        { label: "Lobby", value: "lobby" },
-        { label: "Download record", value: "record" },
-        { label: "Review", value: "review" },
-        { label: "Replay", value: "replay", primary: true },
-      ],
-    }).then((v) => {
-      if (v === "lobby") window.triverseNavigate("/");
-      if (v === "review") this.openReview();
-      if (v === "replay") window.triverseNavigate(`/watch/${this.matchId}?replay=0`);
-      if (v === "record") {
-        const a = h("a", { href: recordUrl(this.matchId), download: `${view.game.name}-${this.matchId}.json` });
-        document.body.append(a);
-        a.click();
-        a.remove();
-      }
-    });
-    announce(`Game over. ${headline}`);
-  }
-
-  // --- keyboard -----------------------------------------------------------------------------------
-  key(e) {
-    if (this.destroyed || dialogOpen() || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    // The game's view first: it may take any key but P, Caps Lock and ? (and takes Escape only
-    // to cancel something half done, like a first star picked).
-    if (this.gameView && this.gameView.onKey && this.gameView.onKey(e)) return;
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      this.quitDialog();
-    } else if (e.key === "CapsLock" || k === "p") {
-      this.togglePause();
-    } else if (k === "?") {
-      this.keysDialog();
-    } else if (k === "h") {
-      this.askHint();
-    }
-  }
-
-  keysDialog() {
-    const rows = [
-      ...(this.gameView && this.gameView.keyRows ? this.gameView.keyRows() : []),
-      ["H", "a hint: the veteran's move, shown on the board"],
-      ["P or Caps Lock", "pause or resume the computer players"],
-      ["Escape", "end the game (and save it)"],
-      ["?", "this list"],
-    ];
-    openDialog({
-      title: "Keyboard controls",
-      body: h("table", { class: "keys" }, h("tbody", {}, ...rows.map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what))))),
-      actions: [{ label: "Preferences…", value: "prefs" }, { label: "Close", value: null, primary: true }],
-    }).then((v) => { if (v === "prefs") openPreferences(); });
-  }
-
-  // --- pause, quit, invites -----------------------------------------------------------------------
-  async togglePause() {
-    const view = this.view;
-    if (!view || this.identity === null || view.finished) return;
-    const want = !view.paused;
-    let answer;
-    if (this.conn && this.conn.connected) answer = await this.conn.pause(want);
-    else {
-      try {
-        this.receive(await api.pause(this.matchId, this.tokens.get(this.identity), want));
-      } catch (err) {
-        answer = { type: "error", message: err.message };
-      }
-    }
-    if (answer && answer.type === "error") notice(answer.message, "error");
-    else announce(want ? "Paused: the computer players wait." : "Resumed.");
-  }
-
-  quitDialog() {
-    const view = this.view;
-    if (!view) { window.triverseNavigate("/"); return; }
-    if (view.finished || this.identity === null && !this.hotseat) {
-      window.triverseNavigate("/");
-      return;
-    }
-    const refusal = this.ui ? this.ui.saveRefusal(view) : null;
-    openDialog({
-      title: "End this game?",
-      body: h("div", {},
-        h("p", {}, "Every move is already stored on the server. Save keeps the game in My games on this browser, to continue later; ending without saving forgets your seat here."),
-        refusal ? h("p", { class: "refusal", "data-save-refusal": "" }, refusal) : null),
-      actions: [
-        { label: "Keep playing", value: null },
-        { label: "End without saving", value: "forget", danger: true },
-        { label: "Save and leave", value: "save", primary: true, disabled: Boolean(refusal), title: refusal || undefined },
-      ],
-    }).then((v) => {
-      if (v === "forget") {
-        forgetMatch(this.matchId);
-        window.triverseNavigate("/");
-      } else if (v === "save") {
-        window.triverseNavigate("/");
-      }
-    });
-  }
-
-  showInvites() {
-    const inv = invitesOf(this.matchId);
-    if (inv) showInvites(this.matchId, this.view ? this.view.game.title : "", inv.seats, inv.spectator, null);
-  }
-
-  // --- hints -------------------------------------------------------------------------------------
-  /** Ask the server for the veteran's move (POST /api/matches/{id}/hint) and show it. */
-  async askHint() {
-    const view = this.view;
-    if (!view || !view.your_turn || this.identity === null || this.hinting || this.replaying) return;
-    if (this.hintShown && this.hintShown.move === view.move) { this.showMark(); return; }
-    this.hinting = true;
-    this.render(view);
-    document.body.dataset.hint = "thinking";
-    try {
-      const data = await api.hint(this.matchId, this.tokens.get(this.identity), view.move);
-      if (this.view && this.view.move === data.move && this.view.your_turn) {
-        this.hintShown = { move: data.move, action: data.hint };
-        document.body.dataset.hint = data.hint.notation;
-        announce(`Hint: ${this.ui.actionText(data.hint)}`);
-      } else {
-        delete document.body.dataset.hint;
-      }
-    } catch (err) {
-      delete document.body.dataset.hint;
-      if (err.code !== "stale_move" && err.code !== "not_your_turn") this.refuse(err.message);
-    } finally {
-      this.hinting = false;
-      if (this.view) this.render(this.view);
-    }
-  }
-
-  clearHint() {
-    this.hintShown = null;
-    if (document.body.dataset.hint !== "thinking") delete document.body.dataset.hint;
-  }
-
-  /** The mark on the board: the hint on a live turn, the veteran's move on a reviewed replay step. */
-  showMark() {
-    if (!this.gameView || !this.gameView.showHint) return;
-    let action = null;
-    if (this.replaying && this.review && this.view) {
-      const note = this.review.moves.find((m) => m.move === this.view.move);
-      for (const b of this.el.reviewPanel.querySelectorAll("[data-review-move]")) {
-        b.setAttribute("aria-current", note && Number(b.dataset.reviewMove) === note.move ? "true" : "false");
-      }
-      if (note) {
-        action = note.suggestion;
-        const name = this.view.players[note.seat] ? this.view.players[note.seat].name : `Seat ${note.seat + 1}`;
-        const text = (description, action) => this.ui.actionText({ ...action, description });
-        this.el.status.textContent = `Move ${note.move + 1}, ${name}: ${text(note.played_description, { notation: note.played })}`
-          + ` · the veteran: ${this.ui.actionText(note.suggestion)} (about ${note.points_lost} points better)`;
-      }
-    } else if (this.hintShown) {
-      action = this.hintShown.action;
-    }
-    this.gameView.showHint(action);
-  }
-
-  // --- the review -----------------------------------------------------------------------------------
-  /** The veteran's review of the finished game (GET /api/matches/{id}/review) in the side panel:
-   * the seat's decisions (with a token), or every seat's. Entries jump the replay to the move. */
-  async openReview(seat = this.identity) {
-    const panel = this.el.reviewPanel;
-    panel.hidden = false;
-    this.section.classList.add("reviewing");
-    if (this.review || this.reviewLoading) { panel.scrollIntoView({ block: "nearest" }); return; }
-    this.reviewLoading = true;
-    this.el.reviewButton.disabled = true;
-    document.body.dataset.review = "loading";
-    const token = seat === null || seat === undefined ? null : (this.tokens.get(seat) || seatsOf(this.matchId).find((s) => s.seat === seat)?.token || null);
-    panel.replaceChildren(h("h2", {}, "Review"),
-      h("p", { class: "review-wait", role: "status" }, "The veteran is going over the game: this takes a few seconds…"));
-    try {
-      this.review = await api.review(this.matchId, token);
-      this.renderReview();
-      document.body.dataset.review = String(this.review.moves.length);
-      this.showMark();
-    } catch (err) {
-      panel.replaceChildren(h("h2", {}, "Review"), h("p", { class: "refusal" }, err.message));
-      delete document.body.dataset.review;
-    } finally {
-      this.reviewLoading = false;
-      this.el.reviewButton.disabled = false;
-    }
-  }
-
-  renderReview() {
-    const r = this.review;
-    const names = this.view ? this.view.players.map((p) => p.name) : [];
-    const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
-    const pts = (x) => `${x >= 10 ? Math.round(x) : x.toFixed(1)} point${x === 1 ? "" : "s"}`;
-    const summary = r.seats.map((s) => {
-      const n = r.moves.filter((m) => m.seat === s.seat).length;
-      return h("li", { "data-review-seat": s.seat }, h("strong", {}, who(s.seat)), `: ${n} of ${s.decisions} decision${s.decisions === 1 ? "" : "s"} differ`,
-        n ? `, about ${pts(s.points_lost)} in all` : "");
-    });
-    const list = h("ol", { class: "review-list" }, ...r.moves.map((m) => h("li", {},
-      h("button", { type: "button", class: "review-entry", "data-review-move": m.move,
-        title: "Show this position in the replay", onclick: () => this.jumpToReview(m) },
-      h("span", { class: "review-head" }, h("span", { class: "review-move" }, `Move ${m.move + 1}`),
-        r.seats.length > 1 ? ` · ${who(m.seat)}` : "", h("span", { class: "review-lost" }, `−${pts(m.points_lost)}`)),
-      h("span", { class: "review-played" }, `Played: ${this.ui.actionText({ notation: m.played, description: m.played_description })}`),
-      h("span", { class: "review-better" }, `Veteran: ${this.ui.actionText(m.suggestion)}`)))));
-    const close = h("button", { type: "button", class: "tool review-close", "aria-label": "Close the review",
-      onclick: () => { this.el.reviewPanel.hidden = true; this.section.classList.remove("reviewing"); } }, "×");
-    this.el.reviewPanel.replaceChildren(
-      h("div", { class: "review-title" }, h("h2", { title: "Points are the veteran's estimate from a short search of each position" }, "Review"), close),
-      h("ul", { class: "review-summary" }, ...summary),
-      r.moves.length ? list : h("p", { class: "review-none" }, "The veteran found nothing to change: well played."));
-  }
-
-  jumpToReview(m) {
-    if (this.replaying) {
-      this.replayTo(m.move);
-      return;
-    }
-    const seat = this.review && this.review.seat !== null ? this.review.seat : "all";
-    window.triverseNavigate(`/watch/${this.matchId}?replay=${m.move}&review=${seat}`);
-  }
-
-  // --- replay ---------------------------------------------------------------------------------
-  async startReplay(step) {
-    this.el.tray.hidden = true;
-    this.section.classList.add("spectating", "replaying");
-    this.el.pause.hidden = true;
-    const bar = this.el.replay;
-    bar.hidden = false;
-    const pos = h("span", { class: "replay-pos", "aria-live": "polite" });
-    const slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Move" });
-    const btn = (label, aria, fn, action) => h("button", { type: "button", "aria-label": aria, title: aria, "data-replay-action": action, onclick: fn }, label);
-    const play = btn("Play", "Play the moves one after another", () => this.autoplay(play), "play");
-    bar.replaceChildren(
-      btn(icon("M4 3h2v10H4zM13 3v10L6 8z"), "Start", () => this.replayTo(0), "start"),
-      btn(icon("M12 3v10L5 8z"), "Previous move", () => this.replayTo(this.step - 1), "prev"),
-      play,
-      btn(icon("M4 3v10l7-5z"), "Next move", () => this.replayTo(this.step + 1), "next"),
-      btn(icon("M3 3v10l7-5zM10 3h2v10h-2z"), "End", () => this.replayTo(this.total), "end"),
-      slider, pos,
-      h("a", { class: "button-link", href: recordUrl(this.matchId), download: `record-${this.matchId}.json` }, "Download record"));
-    slider.addEventListener("input", () => this.replayTo(Number(slider.value)));
-    this.replayEls = { pos, slider };
-    this.shownFinal = true;
-    await this.replayTo(step);
-    const wanted = new URLSearchParams(location.search).get("review");
-    if (wanted !== null) this.openReview(wanted === "all" || wanted === "" ? null : Number(wanted));
-  }
-
-  async replayTo(k) {
-    if (this.total !== undefined) k = Math.max(0, Math.min(this.total, k));
-    let data;
-    try {
-      data = await api.replay(this.matchId, k);
-    } catch (err) {
-      this.el.status.textContent = err.message;
-      if (err.code === "not_finished") {
-        this.el.replay.replaceChildren(h("p", {}, "This game is not over yet: watch it live. ", h("a", { href: `/watch/${this.matchId}` }, "Watch")));
-      }
-      return;
-    }
-    this.step = data.move;
-    this.total = data.total;
-    const { pos, slider } = this.replayEls;
-    slider.max = String(data.total);
-    slider.value = String(data.move);
-    pos.textContent = `Move ${data.move} of ${data.total}`;
-    if (!this.gameView && !(await this.setUp(data.view))) return;
-    this.view = data.view;
-    this.lastSeen = null;
-    this.render(data.view);
-    document.body.dataset.replayStep = String(data.move);
-    if (data.move === data.total) this.el.status.textContent = "Game over: replay";
-    else this.el.status.textContent = "Replay";
-    this.showMark();
-  }
-
-  autoplay(button) {
-    if (this.replayTimer) {
-      clearInterval(this.replayTimer);
-      this.replayTimer = null;
-      button.textContent = "Play";
-      return;
-    }
-    button.textContent = "Stop";
-    this.replayTimer = setInterval(() => {
-      if (this.step >= this.total) { this.autoplay(button); return; }
-      this.replayTo(this.step + 1);
-    }, 700);
-  }
 }
 
-/** A small SVG icon (16 x 16) from a path. */
-function icon(d) {
-  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  s.setAttribute("viewBox", "0 0 16 16");
-  s.setAttribute("class", "icon");
-  s.setAttribute("aria-hidden", "true");
-  const p = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  p.setAttribute("d", d);
-  s.append(p);
-  return s;
-}
 
 
 /** The English templates of a game's message codes, from the lobby's catalogue ({} if it
@@ -929,5 +533,13 @@ async function messagesOf(name) {
     return localTemplates(name, (info && info.messages) || {});
   } catch {
     return {};
+  }
+}
+
+// The parts of the table in their own modules: the status line and the score panel, the end of a game, the tools of the heading
+// (keys, pause, quit, invites), and the veteran's hints, review and the replay.
+for (const part of [TableScores, TableEnd, TableTools, TableReview]) {
+  for (const name of Object.getOwnPropertyNames(part.prototype)) {
+    if (name !== "constructor") Object.defineProperty(Table.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
   }
 }

@@ -1,4 +1,5 @@
 // Small DOM helpers: element building, modal dialogs, notices and the aria-live announcer.
+import { language, t, tc } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -24,7 +25,7 @@ export const dialogOpen = () => dialogDepth > 0;
  * A modal dialog. `actions`: [{label, value, primary, disabled, title}]. Resolves with the
  * value of the button pressed, or null when dismissed (Escape). Focus returns where it was.
  */
-export function openDialog({ title, body, actions = [{ label: "Close", value: null }],
+export function openDialog({ title, body, actions = [{ label: t("Close"), value: null }],
   className = "", dismissible = true, onOpen = null }) {
   return new Promise((resolve) => {
     const before = document.activeElement;
@@ -156,4 +157,13 @@ export function download(name, text, type = "application/json") {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) ? 0 : n % 10] || "th"}`;
+/** A place in words of the page's language: "1st", "2nd" (English), "1er", "2e" (French), "1."
+ * (Polish): the form by Intl.PluralRules' ordinal category. */
+export function ordinal(n) {
+  switch (new Intl.PluralRules(language(), { type: "ordinal" }).select(n)) {
+    case "one": return tc("ordinal", "{n}st", { n });
+    case "two": return tc("ordinal", "{n}nd", { n });
+    case "few": return tc("ordinal", "{n}rd", { n });
+    default: return tc("ordinal", "{n}th", { n });
+  }
+}
