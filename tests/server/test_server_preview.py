@@ -11,7 +11,7 @@ from server_helpers import Json, act, auth, tokens_of, view
 
 from triverse.games.trident.engine import TridentGame
 
-PREVIEW_KEYS = {"play", "legal", "reason", "points", "items", "bis"}
+PREVIEW_KEYS = {"play", "legal", "reason", "refusal", "points", "items", "bis"}
 
 
 def _seed_where(test: Callable[[Any, tuple[int, ...], tuple[int, ...]], bool]) -> int:
@@ -66,6 +66,10 @@ def test_the_seed_examples_over_rest(client: TestClient, opening: str, play: str
     assert preview["legal"] and preview["reason"] is None and preview["points"] == points
     assert sum(item["points"] for item in preview["items"]) == points
     assert all(item["label"] for item in preview["items"])
+    # Each item also says itself as a message code (docs/messages.md), for the UI to word.
+    assert all(item["code"].startswith("preview.") and item["params"]["total"] == item["points"]
+               for item in preview["items"])
+    assert preview["refusal"] is None
     # Nothing was played or stored.
     assert view(client, match_id, second) == before
 
@@ -92,13 +96,16 @@ def test_refusals_and_illegal_plays(client: TestClient) -> None:
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_request"
     # An illegal or unreadable play is answered with the reason, for the UI to show.
     rack = before["observation"]["rack"]
-    for play, words in [("7:9=2", "touch"), ("7:8=15" if "15" not in rack else "7:8=14",
-                                             "rack"), ("7:8", "placement"),
-                        ("pass", "only a play")]:
+    for play, words, code in [
+        ("7:9=2", "touch", "refused.no_contact"),
+        ("7:8=15" if "15" not in rack else "7:8=14", "rack", "refused.not_on_rack"),
+        ("7:8", "placement", "refused.unreadable"), ("pass", "only a play", "refused.no_preview"),
+    ]:
         answer = _preview(client, match_id, second, play)
         assert answer.status_code == 200, answer.text
         preview = answer.json()["preview"]
         assert not preview["legal"] and words in preview["reason"], preview
+        assert preview["refusal"]["code"] == code and preview["refusal"]["params"]["action"] == play
         assert preview["points"] == 0 and preview["items"] == []
     missing = _preview(client, match_id, second, "7:8=15" if "15" not in rack else "7:8=14")
     assert " ".join(rack) in missing.json()["preview"]["reason"]  # its own rack, nobody else's

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from triverse.core.errors import GameOverError, IllegalActionError, NotationError
 from triverse.core.events import Event
 from triverse.core.game import Game, Observation, State
-from triverse.core.messages import Reason
+from triverse.core.messages import Reason, message_of
 from triverse.core.options import OptionSpec
 from triverse.core.rng import derive, fresh_seed
 from triverse.games.trident.action_ids import (
@@ -326,19 +326,23 @@ class TridentState(State[Action]):
     # --- a preview of a play ----------------------------------------------------------------------
     def preview(self, play: Play | str) -> Preview:
         """What ``play`` would score for the player to move, each line and bonus explained, or
-        the reason it is illegal. Nothing changes."""
+        the reason it is illegal (a :class:`Reason`: its code and parameters, ``action`` the
+        play as sent, say it too). Nothing changes."""
         text = play if isinstance(play, str) else str(play)
         if isinstance(play, str):
             try:
                 parsed = parse_action(play)
             except NotationError as exc:
-                return Preview(text, str(exc), 0, (), False)
+                return Preview(text, Reason(str(exc), "refused.unreadable", action=text),
+                               0, (), False)
             if not isinstance(parsed, Play):
-                return Preview(text, "only a play of tiles has a preview", 0, (), False)
+                return Preview(text, Reason("only a play of tiles has a preview",
+                                            "refused.no_preview", action=text), 0, (), False)
             play = parsed
         reason = self.illegal_reason(play)
         if reason is not None:
-            return Preview(text, reason, 0, (), False)
+            code, params = message_of(reason)
+            return Preview(text, Reason(reason, code, **{**params, "action": text}), 0, (), False)
         items = tuple(self._score_items(play))
         return Preview(str(play), None, sum(i.points for i in items), items,
                        any(IS_BIS[s] for s in play.squares))

@@ -12,6 +12,15 @@ MESSAGES: Mapping[str, str] = {
     "score.triton": "{who}: Triton +{bonus}",
     "score.other_racks": "{who}: tiles left on the other racks +{points}",
     "score.own_rack": "{who}: tiles left on the rack {points}",
+    "preview.tile": "Tile {sum} = {total}",
+    "preview.tile_joker": "Tile {sum} = {total} (a joker scores nothing)",
+    "preview.pair": "Pair {sum} = {total}",
+    "preview.pair_joker": "Pair {sum} = {total} (a joker scores nothing in a pair)",
+    "preview.trio": "Trio {sum} = {subtotal}, +{bonus} bonus = {total}",
+    "preview.trio_multiplied": "Trio {sum} = {subtotal}, +{bonus} bonus = {base}, "
+                               "×{multiplier} = {total}",
+    "preview.triton": "{name}: all three rack tiles in one play +{bonus}",
+    "preview.triton_joker": "{name} with a joker: no +{bonus} bonus",
     "drew": "{who} drew a tile|{who} drew {count} tiles",
     "exchanged": "{who} exchanged a tile|{who} exchanged {count} tiles",
     "passed": "{who} passed",
@@ -42,4 +51,6 @@ MESSAGES: Mapping[str, str] = {
     "refused.exchange_count": "an exchange returns 1, 2 or 3 tiles, not {count}",
     "refused.not_tiles": "those are not tiles",
     "refused.exchange_bag": "exchanges need {minimum} tiles in the bag; it holds {bag}",
+    "refused.unreadable": "{action} cannot be read as a play (a play is written like 7:8=5)",
+    "refused.no_preview": "only a play of tiles has a preview",
 }

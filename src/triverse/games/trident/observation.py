@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from triverse.core.game import Observation
+from triverse.core.messages import message_of
 from triverse.games.trident.board import CELLS
 from triverse.games.trident.rules import ANNOUNCE_AT, MAX_PLAYERS, STALL_ROUNDS
 from triverse.games.trident.scoring import ScoreItem
@@ -133,12 +134,21 @@ class Preview:
         return self.reason is None
 
     def to_json(self) -> dict[str, Any]:
+        """The preview for clients: each item with its ``code`` and ``params`` beside its
+        English ``label``, and the English ``reason`` of an illegal play with its message as
+        ``refusal`` (``{"code": ..., "params": ...}``, ``null`` when legal)."""
+        refusal = None
+        if self.reason is not None:
+            code, params = message_of(self.reason)
+            refusal = {"code": code, "params": params}
         return {
             "play": self.play,
             "legal": self.legal,
-            "reason": self.reason,
+            "reason": None if self.reason is None else str(self.reason),
+            "refusal": refusal,
             "points": self.points,
-            "items": [item.to_json() for item in self.items],
+            "items": [{**item.to_json(), "code": item.code, "params": dict(item.params)}
+                      for item in self.items],
             "bis": self.bis,
         }
 

@@ -13,12 +13,19 @@ Every run of two or three tiles that a play creates or extends scores (``docs/ru
   when one of them is a joker;
 - the opening play of one lone tile scores that tile, doubled by the star.
 
+Each item also says itself as a message code with parameters (docs/messages.md, the
+``preview.*`` codes of Trident's templates), for clients that render it in the player's
+language; its English ``label`` is that template filled in.
+
 >>> from triverse.games.trident.board import new_board
 >>> from triverse.games.trident.tiles import Placement
 >>> board = new_board()
 >>> board[7 * 15 + 8] = 2; board[7 * 15 + 9] = 4
 >>> [(i.label, i.points) for i in score_play(board, [Placement(7, 10, 9)], triolet=False)]
 [('Trio 2+4+9 = 15, +15 bonus = 30', 30)]
+>>> [(i.code, i.params) for i in score_play(board, [Placement(7, 10, 9)], triolet=False)]
+[('preview.trio', {'values': [2, 4, 9], 'sum': '2+4+9', 'multiplier': 1, 'subtotal': 15, \
+'bonus': 15, 'total': 30})]
 >>> board = new_board(); board[7 * 15 + 4] = 2; board[7 * 15 + 5] = 4
 >>> [i.label for i in score_play(board, [Placement(7, 3, 9)], triolet=False)]
 ['Trio 9×2+2+4 = 24, +15 bonus = 39']
@@ -40,6 +47,7 @@ from triverse.games.trident.board import (
     cell_code,
     square_name,
 )
+from triverse.games.trident.messages import MESSAGES
 from triverse.games.trident.tiles import SIZE, TRIO_SUM, Placement
 
 TRIO_BONUS: Final = 15
@@ -49,7 +57,8 @@ TRITON_BONUS: Final = 50
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
     """One scoring part of a play: a line (``pair``, ``trio``), the opening ``tile``, or the
-    ``triton`` bonus, with its points and an English explanation."""
+    ``triton`` bonus, with its points and an English explanation; ``code`` and ``params`` say
+    the same as a message code (docs/messages.md)."""
 
     kind: str
     points: int
@@ -59,6 +68,8 @@ class ScoreItem:
     """The premium applied in this item (1: none)."""
     premium_square: int | None = None
     details: dict[str, Any] = field(default_factory=dict, hash=False)
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,24 +136,40 @@ def _term(code: int, mult: int) -> str:
     return f"{text}×{mult}" if mult > 1 else text
 
 
-def _label(line: _Line, points: int, triolet: bool, triton_main: bool) -> str:
+def _item(kind: str, points: int, code: str, params: dict[str, Any],
+          squares: tuple[int, ...] = (), multiplier: int = 1, premium: int | None = None,
+          details: dict[str, Any] | None = None) -> ScoreItem:
+    """A score item whose English label is its message's template filled in."""
+    return ScoreItem(kind, points, MESSAGES[code].format(**params), squares, multiplier,
+                     premium, details or {}, code, params)
+
+
+def _message(line: _Line, points: int, triolet: bool, triton_main: bool
+             ) -> tuple[str, dict[str, Any]]:
+    """The message code and parameters of a line's score: its tiles' values (a joker's, the
+    number it stands for), the sum as written (``*`` a joker, ``×2`` a premium), the premium
+    and the points."""
     mults = [line.assigned.get(s, 1) for s in line.squares]
     mult = 1
     for m in mults:
         mult *= m
-    jokers = any(c >= 16 for c in line.codes)
+    values = [c & 15 for c in line.codes]
     if len(line.squares) == 2:
         terms = [_term(c, m) for c, m in zip(line.codes, mults, strict=True)]
-        note = " (a joker scores nothing in a pair)" if jokers else ""
-        return f"Pair {'+'.join(terms)} = {points}{note}"
+        code = "preview.pair_joker" if any(c >= 16 for c in line.codes) else "preview.pair"
+        return code, {"values": values, "sum": "+".join(terms), "multiplier": mult,
+                      "total": points}
     if triolet or triton_main:
-        plain = [_term(c, 1) for c in line.codes]
-        text = f"Trio {'+'.join(plain)} = 15, +15 bonus = 30"
-        if mult > 1:
-            text += f", ×{mult} = {points}"
-        return text
+        plain = "+".join(_term(c, 1) for c in line.codes)
+        params = {"values": values, "sum": plain, "multiplier": mult, "subtotal": TRIO_SUM,
+                  "bonus": TRIO_BONUS, "total": points}
+        if mult == 1:
+            return "preview.trio", params
+        return "preview.trio_multiplied", {**params, "base": TRIO_SUM + TRIO_BONUS}
     terms = [_term(c, m) for c, m in zip(line.codes, mults, strict=True)]
-    return f"Trio {'+'.join(terms)} = {points - TRIO_BONUS}, +15 bonus = {points}"
+    return "preview.trio", {"values": values, "sum": "+".join(terms), "multiplier": mult,
+                            "subtotal": points - TRIO_BONUS, "bonus": TRIO_BONUS,
+                            "total": points}
 
 
 def play_lines(board: Sequence[int], tiles: Sequence[Placement]
@@ -184,11 +211,10 @@ def score_play(board: Sequence[int], tiles: Sequence[Placement], triolet: bool,
     items = [_line_item(line, triolet, i == main) for i, line in enumerate(lines)]
     if triton:
         name = names[1] if triolet else names[0]
-        if any(p.joker for p in tiles):
-            items.append(ScoreItem("triton", 0, f"{name} with a joker: no +50 bonus"))
-        else:
-            items.append(ScoreItem("triton", TRITON_BONUS, f"{name}: all three rack tiles "
-                                   f"in one play +{TRITON_BONUS}"))
+        joker = any(p.joker for p in tiles)
+        items.append(_item("triton", 0 if joker else TRITON_BONUS,
+                           "preview.triton_joker" if joker else "preview.triton",
+                           {"name": name, "bonus": TRITON_BONUS}))
     return items
 
 
@@ -198,11 +224,10 @@ def _lone_tile(tiles: Sequence[Placement]) -> ScoreItem:
     s = p.row * SIZE + p.col
     m = MULTIPLIER[s]
     value = 0 if p.joker else p.value
-    shown = f"*{p.value}" if p.joker else str(p.value)
-    label = f"Tile {shown}" + (f"×{m}" if m > 1 else "") + f" = {value * m}"
-    if p.joker:
-        label += " (a joker scores nothing)"
-    return ScoreItem("tile", value * m, label, (s,), m, s if m > 1 else None)
+    params = {"values": [p.value], "sum": _term(cell_code(p.value, p.joker), m),
+              "multiplier": m, "total": value * m}
+    return _item("tile", value * m, "preview.tile_joker" if p.joker else "preview.tile", params,
+                 (s,), m, s if m > 1 else None)
 
 
 def _assign_multipliers(lines: list[_Line], tiles: Sequence[Placement], triolet: bool,
@@ -236,7 +261,7 @@ def _line_item(line: _Line, triolet: bool, is_main: bool) -> ScoreItem:
         mult *= m
         premium = s
     kind = "pair" if len(line.squares) == 2 else "trio"
-    return ScoreItem(
-        kind, points, _label(line, points, triolet, is_main), tuple(line.squares), mult,
-        premium, {"direction": "across" if line.direction == ACROSS else "down",
+    code, params = _message(line, points, triolet, is_main)
+    return _item(kind, points, code, params, tuple(line.squares), mult, premium,
+                 {"direction": "across" if line.direction == ACROSS else "down",
                   "from": square_name(line.squares[0])})

@@ -1,9 +1,11 @@
 // Trident's tray (issue 5): the own rack as the set's ivory tiles, Submit / Clear / Exchange /
 // Pass, the notation box, the turn's clock, the joker's dialog and the server's score preview
-// of the tentative play (POST /api/matches/{id}/preview). Used by games/trident-view.js, whose
-// view object (`v`) each function takes.
+// of the tentative play (POST /api/matches/{id}/preview), each line and refusal worded from its
+// message code with the table's templates. Used by games/trident-view.js, whose view object (`v`)
+// each function takes.
 import { h, openDialog } from "../ui.js";
 import { t, tn } from "../i18n.js";
+import { renderMessage } from "../messages.js";
 import { playNotation, tileFace } from "./trident-board.js";
 
 /** Builds the tray's elements into `host.tray` and the preview box over the board. */
@@ -159,21 +161,30 @@ async function fetchPreview(v) {
     return;
   }
   if (seq !== v.previewSeq || !data || !data.preview) return;
-  showPreview(v.el.preview, data.preview);
+  showPreview(v.el.preview, data.preview, v.table.messages);
 }
 
-function showPreview(box, p) {
+/** A preview item's or refusal's words from its message code (docs/messages.md) with the
+ * table's templates, in the player's language; the server's English only for an unknown code. */
+function said(templates, message, english) {
+  return (message && message.code && renderMessage(templates, message.code, message.params)) || english || "";
+}
+
+function showPreview(box, p, templates) {
   box.hidden = false;
   if (!p.legal) {
     box.className = "td-preview illegal";
-    box.replaceChildren(h("strong", {}, t("Not legal:")), " ", h("span", { class: "td-preview-reason" }, p.reason || ""));
+    box.replaceChildren(h("strong", {}, t("Not legal:")), " ",
+      h("span", { class: "td-preview-reason", "data-code": (p.refusal && p.refusal.code) || "" },
+        said(templates, p.refusal, p.reason)));
     document.body.dataset.preview = "illegal";
     return;
   }
   box.className = "td-preview";
   box.replaceChildren(
     h("strong", { class: "td-preview-total" }, t("This play scores {points}", { points: p.points })),
-    h("ul", {}, ...p.items.map((it) => h("li", { "data-kind": it.kind }, it.label))),
+    h("ul", {}, ...p.items.map((it) => h("li", { "data-kind": it.kind, "data-code": it.code || "" },
+      said(templates, it, it.label)))),
     p.bis ? h("p", { class: "td-preview-bis" }, t("BIS: you play again.")) : "");
   document.body.dataset.preview = String(p.points);
 }
