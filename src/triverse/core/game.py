@@ -137,14 +137,20 @@ class Game(ABC, Generic[S, A]):
     @classmethod
     def texts(cls) -> Iterator[Text]:
         """Every English text of the game's own data that players read: its title and summary,
-        its options' helps, its variants' descriptions and its message templates (core's
-        included, as clients receive them), for the translation catalogues. A game whose data
-        holds more (card texts, say) adds them.
+        its options' helps and labels (with their choices' labels and explanations), its
+        variants' descriptions and its message templates (core's included, as clients receive
+        them), for the translation catalogues. A game whose data holds more (card texts, say)
+        adds them.
         """
         yield Text("game", cls.title)
         yield Text("game", cls.summary)
         for spec in cls.option_specs:
             yield Text("option", spec.help)
+            if spec.label:
+                yield Text("option", spec.label)
+            for label, explanation in spec.choice_labels.values():
+                yield Text("option", label)
+                yield Text("option", explanation)
         for description in cls.variants.values():
             yield Text("variant", description)
         for code, template in {**CORE_MESSAGES, **cls.messages}.items():

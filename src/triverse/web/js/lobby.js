@@ -6,7 +6,7 @@ import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor 
 import { statsOf, tallyOf } from "./stats.js";
 import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
 import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
-import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { dataText, formatDate, formatNumber, t, tn } from "./i18n.js";
 import { computerName, displayNames, levelName } from "./names.js";
 
 export async function renderLobby(root) {
@@ -61,7 +61,7 @@ function gameCard(game, data) {
     h("div", { class: "game-card-art", "aria-hidden": "true" }, gameArt(artOf(game.name))),
     h("div", { class: "game-card-text" },
       h("h3", {}, game.title, why ? h("span", { class: "badge" }, why.badge) : null),
-      h("p", {}, game.summary),
+      h("p", {}, dataText("game", game.summary)),
       why && why.note ? h("p", { class: "card-note" }, why.note) : null,
       can ? cardStats(game) : null,
       h("div", { class: "game-card-actions" },
@@ -256,11 +256,12 @@ export function newGameDialog(game, data) {
   });
 }
 
-/** An option's row: its label (the server's, in English; GET /api/games), its control, and
- * one line of explanation: the chosen choice's when the choices have words, else the option's
- * help. The labels are data from the server, shown as sent. */
+/** An option's row: its label (the server's, GET /api/games, in the player's language from the
+ * catalogues' context "option"), its control, and one line of explanation: the chosen choice's
+ * when the choices have words, else the option's help. */
 function optionRow(spec, input, game, ui) {
-  const label = spec.label || (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
+  const label = spec.label ? dataText("option", spec.label)
+    : (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
   const choices = spec.choice_labels || [];
   const chosen = () => {
     const value = spec.type === "bool" ? input.checked : input.value;
@@ -268,9 +269,9 @@ function optionRow(spec, input, game, ui) {
   };
   const helpText = () => {
     const c = chosen();
-    if (c) return c.explanation;
-    if (spec.name === "variant" && game.variants[input.value]) return game.variants[input.value];
-    return (ui && ui.optionHelp[spec.name]) || spec.help;
+    if (c) return dataText("option", c.explanation);
+    if (spec.name === "variant" && game.variants[input.value]) return dataText("variant", game.variants[input.value]);
+    return (ui && ui.optionHelp[spec.name]) || dataText("option", spec.help);
   };
   const help = h("small", { class: "help", id: `${input.id}-help`, "data-explanation": spec.name }, helpText());
   input.addEventListener("change", () => { help.textContent = helpText(); });
@@ -282,7 +283,7 @@ function optionRow(spec, input, game, ui) {
 function optionInput(spec, game) {
   const id = `opt-${spec.name}`;
   if (spec.choices && spec.choices.length) {
-    const words = new Map((spec.choice_labels || []).map((c) => [String(c.value), c.label]));
+    const words = new Map((spec.choice_labels || []).map((c) => [String(c.value), dataText("option", c.label)]));
     return h("select", { id, name: spec.name },
       ...spec.choices.map((c) => h("option", { value: c, selected: c === spec.default },
         words.get(String(c)) ?? String(c))));
