@@ -45,8 +45,12 @@ def test_a_browser_call_without_a_literal_msgid_is_reported(tmp_path: Path) -> N
     js.mkdir(parents=True)
     (js / "view.js").write_text(
         't("Your turn");\nt(label);\ntn("{n} tile", plural, n);\nt(`${a} b`);\n'
-        'x.t(y); function t(msgid) {}\n', encoding="utf-8")
-    assert [f.text.msgid for f in browser_texts(js)] == ["Your turn"]
+        'x.t(y); function t(msgid) {}\n'
+        't("{a}, {b}", { a: tn("{n} star", "{n} stars", s), b: tc(\'ctx\', \'it\\\'s\') });\n',
+        encoding="utf-8")
+    assert sorted({(f.text.context, f.text.msgid, f.text.plural) for f in browser_texts(js)}) == [
+        ("", "Your turn", None), ("", "{a}, {b}", None), ("", "{n} star", "{n} stars"),
+        ("ctx", "it's", None)]
     assert [line.split(": ", 1)[0] for line in dynamic_calls(js)] == [
         "web/js/view.js:2", "web/js/view.js:3", "web/js/view.js:4"]
     assert dynamic_calls() == []

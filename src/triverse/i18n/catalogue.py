@@ -21,6 +21,7 @@ suite runs it.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -65,8 +66,44 @@ def python_texts(root: Path = PACKAGE) -> Iterator[Found]:
                 yield Found(_text(context, message), f"{path.relative_to(root)}:{lineno}")
 
 
+_STRING = r'"(?:[^"\\\n]|\\.)*"' + r"|'(?:[^'\\\n]|\\.)*'"
+_LITERAL_CALL = re.compile(
+    rf"(?<![\w.$])(?<!function )(tnc|tn|tc|t)\(\s*({_STRING})(?:\s*,\s*({_STRING}))?"
+    rf"(?:\s*,\s*({_STRING}))?")
+"""A translation call with literal strings, as written in the browser's scripts: Babel's
+extractor reads each call, but not one written inside another's arguments (a ``tn()`` in a
+``t()``'s parameters), which this finds."""
+
+
+def _js_string(literal: str) -> str:
+    body = literal[1:-1]
+    if literal[0] == "'":
+        body = body.replace('\\\'', "'").replace('"', '\\"')
+    decoded: str = json.loads(f'"{body}"')
+    return decoded
+
+
+def _nested_texts(root: Path) -> Iterator[Found]:
+    for path in sorted(root.rglob("*.js")):
+        if path.name == "i18n.js":
+            continue
+        source = path.read_text(encoding="utf-8")
+        name = str(path.relative_to(root.parent.parent))
+        for match in _LITERAL_CALL.finditer(source):
+            funcname, *literals = match.groups()
+            args = tuple(_js_string(a) for a in literals if a is not None)
+            context_at, msgid_at, plural_at = _JS_PARTS[funcname]
+            if max(i for i in (context_at, msgid_at, plural_at) if i is not None) >= len(args):
+                continue  # a plural or msgid that is not a literal: dynamic_calls says so
+            lineno = source.count("\n", 0, match.start()) + 1
+            yield Found(Text(args[context_at] if context_at is not None else "", args[msgid_at],
+                             args[plural_at] if plural_at is not None else None),
+                        f"{name}:{lineno}")
+
+
 def browser_texts(root: Path = PACKAGE / "web" / "js") -> Iterator[Found]:
     """The texts of the browser's scripts; :func:`dynamic_calls` lists those it cannot read."""
+    yield from _nested_texts(root)
     for path, lineno, funcname, args in _js_calls(root):
         context_at, msgid_at, plural_at = _JS_PARTS[funcname]
         parts = [args[i] if i is not None and i < len(args) else None
