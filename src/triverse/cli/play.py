@@ -24,7 +24,7 @@ from triverse.cli.common import bot_move, level_name, make_game, parse_players
 from triverse.core.errors import IllegalActionError, NotationError
 from triverse.core.events import Event
 from triverse.core.game import Game, State
-from triverse.core.messages import CORE_MESSAGES, grouped, render
+from triverse.core.messages import CORE_MESSAGES, grouped, render, second_person
 from triverse.core.records import PlayerInfo, Record
 from triverse.core.rng import fresh_seed
 from triverse.i18n import _, game_message, ngettext, pgettext
@@ -146,8 +146,9 @@ class Table:
             if not event.label:
                 continue
             who = names[event.player] if event.player is not None else ""
+            you = len(self.humans) == 1 and event.player in self.humans  # "You drew 3 tiles"
             text = say(self.game, event.code, event.params, who=who, points=event.points,
-                       names=names)
+                       names=names, you=you)
             if not text:  # said by another line (a placing line's total)
                 continue
             if event.secret and event.player in self.humans:
@@ -188,12 +189,13 @@ def columns(items: Sequence[str], width: int = WIDTH) -> list[str]:
 
 
 def say(game: Game[Any, Any], code: str, params: Mapping[str, Any], *, who: str = "",
-        points: int = 0, names: Sequence[str] | None = None) -> str:
+        points: int = 0, names: Sequence[str] | None = None, you: bool = False) -> str:
     """A message of ``game`` in the current language: its template translated (the context
     ``"<game>:<code>"``, the plural form for ``count``) and the names it shows (a card's, context
-    ``"<game>:name"``), then filled in by :func:`~triverse.core.messages.render`."""
+    ``"<game>:name"``), then filled in by :func:`~triverse.core.messages.render`. With ``you``,
+    it is said to its own player ("You drew a tile") where the template has that form."""
     english = {**CORE_MESSAGES, **game.messages}
-    template = english.get(code)
+    template = (second_person(code, english) if you else None) or english.get(code)
     if template is None:
         return render(code, params, english, who=who, points=points, names=names)
     count = params.get("count")

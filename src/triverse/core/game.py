@@ -30,7 +30,14 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from triverse.core.errors import GameOverError, IllegalActionError, OptionError
 from triverse.core.events import Event
-from triverse.core.messages import CORE_MESSAGES, Text, message_of, template_text
+from triverse.core.messages import (
+    CORE_MESSAGES,
+    YOU,
+    Text,
+    message_of,
+    second_person,
+    template_text,
+)
 from triverse.core.options import OptionSpec, OptionValue, resolve_options
 from triverse.core.rng import fresh_seed
 
@@ -153,9 +160,13 @@ class Game(ABC, Generic[S, A]):
                 yield Text("option", explanation)
         for description in cls.variants.values():
             yield Text("variant", description)
-        for code, template in {**CORE_MESSAGES, **cls.messages}.items():
-            if template and not code.startswith("name:"):
+        messages = {**CORE_MESSAGES, **cls.messages}
+        for code, template in messages.items():
+            if template and not code.startswith(("name:", YOU)):
                 yield template_text(cls.name, code, template)
+                you = second_person(code, messages)
+                if you:  # said to the player it is about, in the same context
+                    yield template_text(cls.name, code, you)
 
     def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
         players = self.default_players if players is None else players

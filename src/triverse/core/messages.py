@@ -69,6 +69,32 @@ def template_text(game: str, code: str, template: str) -> Text:
     return Text(f"{game}:{code}", one, many if sep else None)
 
 
+YOU = "you:"
+"""The prefix of a template said to the player it is about: ``"you:again"``."""
+
+
+def second_person(code: str, templates: Mapping[str, str]) -> str | None:
+    """The template of ``code`` said to its own player, for the feed of that player's screen:
+    the game's ``"you:<code>"`` where it gives one (``"You play again"``), else its template
+    with ``{who}`` as the subject made ``You`` (English past tenses read the same); None when
+    ``{who}`` is not the subject.
+
+    >>> second_person("drew", {"drew": "{who} drew a tile|{who} drew {count} tiles"})
+    'You drew a tile|You drew {count} tiles'
+    >>> second_person("again", {"again": "{who} plays again", "you:again": "You play again"})
+    'You play again'
+    >>> second_person("bonus", {"bonus": "{who}: Triton +{bonus}"}) is None
+    True
+    """
+    if YOU + code in templates:
+        return templates[YOU + code]
+    template = templates.get(code, "")
+    forms = template.split("|")
+    if not template or not all(form.startswith("{who} ") for form in forms):
+        return None
+    return "|".join("You " + form[len("{who} "):] for form in forms)
+
+
 #: The codes core itself raises, with their English templates.
 CORE_MESSAGES: Mapping[str, str] = {
     "refused.game_over": "the game is over",
@@ -117,12 +143,20 @@ def template_fields(template: str) -> set[str]:
 
 
 def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] | None = None, *,
-           who: str = "", points: int = 0, names: Sequence[str] | None = None) -> str:
-    """The English text of a message: the game's template (or core's) filled in.
+           who: str = "", points: int = 0, names: Sequence[str] | None = None,
+           you: bool = False) -> str:
+    """The English text of a message: the game's template (or core's) filled in; with ``you``,
+    said to its own player (:func:`second_person`) where the template has that form.
 
     An unknown code renders as the code itself, so nothing is ever lost.
+
+    >>> render("again", {}, {"again": "{who} plays again", "you:again": "You play again"},
+    ...        who="Ann", you=True)
+    'You play again'
     """
     template = (templates or {}).get(code, CORE_MESSAGES.get(code))
+    if you and template:
+        template = second_person(code, {**(templates or {}), code: template}) or template
     if template is None:
         return code
     if not template:  # the event needs no line of its own

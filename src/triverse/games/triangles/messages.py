@@ -8,6 +8,7 @@ MESSAGES: Mapping[str, str] = {
     "line": "{who} drew line {line}",
     "triangle": "{who} closed a triangle +{points}",
     "again": "{who} plays again",
+    "you:again": "You play again",
     "game_over": "Game over",
     "refused.no_such_star": "there is no star {star} (the stars are 0 to {last})",
     "refused.same_star": "a line joins two different stars",

@@ -27,6 +27,7 @@ MESSAGES: Mapping[str, str] = {
     "timed_out": "{who} ran out of time",
     "bag_count": "1 tile left in the bag|{count} tiles left in the bag",
     "bis": "{who} plays again (BIS square)",
+    "you:bis": "You play again (BIS square)",
     "game_over.out": "Game over: the last tile is down",
     "game_over.passes": "Game over: everybody passed",
     "game_over.stalled": "Game over: no tile placed for three rounds",

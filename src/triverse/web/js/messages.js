@@ -17,6 +17,18 @@ function shown(value, templates) {
   return String(value);
 }
 
+/** The English template of `code` said to its own player (core/messages.py second_person): the
+ * game's "you:<code>", else "{who} drew ..." made "You drew ..."; null when {who} is not the
+ * subject. */
+export function secondPerson(code, templates) {
+  if (typeof templates[`you:${code}`] === "string") return templates[`you:${code}`];
+  const template = templates[code];
+  if (typeof template !== "string" || !template) return null;
+  const forms = template.split("|");
+  if (!forms.every((f) => f.startsWith("{who} "))) return null;
+  return forms.map((f) => `You ${f.slice(6)}`).join("|");
+}
+
 /**
  * A game's templates in the player's language: a plain template translated, a plural one
  * ("one|many") kept as its two English forms to be chosen, in the language, by its count; a
@@ -24,22 +36,30 @@ function shown(value, templates) {
  */
 export function localTemplates(game, templates = {}) {
   const out = {};
+  const local = (code, template) => {
+    if (!template.includes("|")) return template ? dataText(`${game}:${code}`, template) : "";
+    const [one, many] = template.split("|");
+    return { context: `${game}:${code}`, one, many };
+  };
   for (const [code, template] of Object.entries(templates)) {
     if (code.startsWith("name:")) out[code] = dataText(`${game}:name`, template);
-    else if (template.includes("|")) {
-      const [one, many] = template.split("|");
-      out[code] = { context: `${game}:${code}`, one, many };
-    } else out[code] = template ? dataText(`${game}:${code}`, template) : "";
+    else if (!code.startsWith("you:")) {
+      out[code] = local(code, template);
+      const you = secondPerson(code, templates);
+      if (you) out[`you:${code}`] = local(code, you);
+    }
   }
   return out;
 }
 
 /**
  * The text of a message, or null when its code has no template ("" when it needs no line). `who` is the event's player's
- * name, `points` its points, `names` the seats' names. A template "one|many" picks by `count`.
+ * name, `points` its points, `names` the seats' names; `you`: said to that player, on their own
+ * screen ("You drew a tile"). A template "one|many" picks by `count`.
  */
-export function renderMessage(templates, code, params = {}, { who = "", points = 0, names = [] } = {}) {
+export function renderMessage(templates, code, params = {}, { who = "", points = 0, names = [], you = false } = {}) {
   let template = templates && code ? templates[code] : undefined;
+  if (you && templates && templates[`you:${code}`] !== undefined) template = templates[`you:${code}`];
   if (template && typeof template === "object") {
     template = dataPlural(template.context, template.one, template.many, params.count ?? 1);
   } else if (typeof template === "string" && template.includes("|")) {  // English, untranslated

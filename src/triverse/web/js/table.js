@@ -19,7 +19,7 @@ import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
 import { formatNumber, t } from "./i18n.js";
 import { groupEvents, localTemplates, renderMessage } from "./messages.js";
-import { displayNames } from "./names.js";
+import { displayNames, hasDefaultName } from "./names.js";
 import { cheer, chime, click } from "./sound.js";
 import { addSeat, invitesOf, prefs, seatsOf, setPrefs, updateSeats } from "./store.js";
 import { announce, h, openDialog } from "./ui.js";
@@ -75,6 +75,14 @@ export class Table {
     return view ? displayNames(view.players, this.hotseat ? null : view.seat ?? null) : [];
   }
 
+  /** Whether `seat` is this screen's own seat, shown as "You" (names.js): its events are said
+   * to it ("You drew a tile"). */
+  isYou(seat) {
+    const view = this.view;
+    return Boolean(view && !this.hotseat && seat !== null && seat !== undefined && seat === view.seat
+      && view.players[seat] && view.players[seat].kind === "human" && hasDefaultName(view.players[seat], seat));
+  }
+
   /** A line of help under the view's controls. */
   hint(text) {
     this.el.hint.textContent = text || "";
@@ -99,7 +107,8 @@ export class Table {
    * code has no template. */
   eventText(e, names) {
     const who = e.player === null || e.player === undefined ? "" : names[e.player];
-    const text = renderMessage(this.messages, e.code, e.params, { who, points: e.points, names });
+    const you = this.isYou(e.player);
+    const text = renderMessage(this.messages, e.code, e.params, { who, points: e.points, names, you });
     if (text !== null) return text;
     const label = this.ui.nameLabel(e.label, names);
     const plain = this.ui.plainKinds.includes(e.kind) || e.kind.startsWith("round") || e.kind === "game_end";
