@@ -107,6 +107,37 @@ def test_hovering_or_choosing_a_place_previews_the_score_in_words(
     page.keyboard.press("]")
     page.wait_for_selector(".tiles-preview[data-points]")
     assert box.inner_text().startswith("This play scores ")
+    # Dragging the tile over its place shows it too, before the drop; dropped off the board,
+    # nothing is played.
+    page.mouse.move(x, y)
+    page.mouse.move(5, 5)
+    page.wait_for_selector(".tiles-preview", state="hidden")
+    hand = page.locator(f".hand button[data-tile='{tile}']").bounding_box()
+    page.mouse.move(hand["x"] + hand["width"] / 2, hand["y"] + hand["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(x, y - 40, steps=6)
+    page.mouse.move(x, y, steps=4)
+    page.wait_for_selector(f".tiles-preview[data-play^='{tile}@{cell[0]},{cell[1]}']")
+    assert box.inner_text() == text
+    page.mouse.move(5, 5, steps=4)
+    page.mouse.up()
+    page.wait_for_selector(".tiles-preview", state="hidden")
+    assert page.locator("body").get_attribute("data-move") == str(view["move"])
+    # Each part in words, as the tile games' previews name them (their message codes).
+    words = page.evaluate("""async () => {
+        const { previewText } = await import('/js/games/tiles-preview.js');
+        return [
+          previewText({ points: 49, items: [
+            { code: 'tile_points', points: 9, params: { tile: '2-3-4' } },
+            { code: 'bonus.bridge', points: 40, params: {} }] }),
+          previewText({ points: 116, items: [
+            { code: 'tile_points', points: 6, params: {} },
+            { code: 'bonus.hexagons', points: 60, params: { count: 2 } },
+            { code: 'bonus.span', points: 50, params: {} }] }),
+        ];
+    }""")
+    assert words == ["This play scores 49: tile 9 + Bridge 40",
+                     "This play scores 116: tile 6 + 2 hexagons 60 + Span 50"]
 
 
 def test_the_finished_round_stays_under_its_summary_until_closed(

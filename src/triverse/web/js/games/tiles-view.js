@@ -471,7 +471,7 @@ class TilesView {
       [t("Tab / Shift+Tab"), t("move between tiles, places on the board and buttons")],
       [t("Enter or Space on a tile"), t("select it")],
       [`${keyName(p.rotateLeft)} / ${keyName(p.rotateRight)}`, t("turn the selected tile (Preferences changes these)")],
-      ["] [", t("next / previous place where the selected tile fits")],
+      [t("] and ["), t("next / previous place where the selected tile fits")],
       [t("Enter"), t("place the tile there")],
       ["D", t("draw a tile (when you cannot play)")],
       [t("Arrow keys"), t("scroll the board (or drag it)")],
