@@ -20,6 +20,7 @@ from web_helpers import (
     choose,
     dismiss_round_dialogs,
     orientation,
+    play_move,
     select_tile,
     server_view,
     slot_centre,
@@ -143,7 +144,8 @@ def test_hovering_or_choosing_a_place_previews_the_score_in_words(
 def test_the_finished_round_stays_under_its_summary_until_closed(
         server: LiveServer, new_page: Any) -> None:
     page = new_page()
-    mid = start_game(page, server.base, "triominoes", "computer", ["human", "novice"], seed=4,
+    # Seed 3: the player's own move ends the first round (the table redraws after its send).
+    mid = start_game(page, server.base, "triominoes", "computer", ["human", "novice"], seed=3,
                      short=False)
     dialog = page.locator("dialog.round-dialog")
     for _ in range(300):
@@ -151,7 +153,7 @@ def test_the_finished_round_stays_under_its_summary_until_closed(
                                " || document.querySelector('dialog.round-dialog')")
         if dialog.count():
             break
-        play_by_api(page, mid)
+        play_move(page, mid, 0, "click")  # through the table: its own redraw after a send
     else:
         raise AssertionError("no round ended")
     # Under the summary: the finished round's board, its last tile in place.

@@ -33,6 +33,8 @@ export class RoundHold {
     this.table = table;
     this.redraw = redraw;
     this.holding = false;
+    /** The summary is open: the finished board stays, whatever the table redraws. */
+    this.open = false;
     this.held = [];
     this.seenMove = null;
     const receive = table.receive.bind(table);
@@ -68,6 +70,7 @@ export class RoundHold {
   /** Hold every later view until the summary (opened just after this render) closes. */
   start() {
     this.holding = true;
+    this.open = true;
     setTimeout(() => {
       const dialog = document.querySelector(DIALOG);
       if (dialog && dialog.open) dialog.addEventListener("close", () => this.release(), { once: true });
@@ -77,6 +80,7 @@ export class RoundHold {
 
   /** The summary closed: the newest view again, then the held ones in order. */
   release() {
+    this.open = false;
     this.redraw();
     const next = () => {
       if (!this.held.length) { this.holding = false; return; }

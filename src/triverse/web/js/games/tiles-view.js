@@ -122,6 +122,7 @@ class TilesView {
 
   // --- views ----------------------------------------------------------------------------------
   render(view) {
+    if (this.round.open) return;   // the finished round's board stays under its summary
     const obs = view.observation;
     const placements = (obs.board || []).map((p) => ({ cell: p.cell, corners: p.corners, tile: p.tile }));
     const finished = this.round.finishedBoard(view, this.placements);
