@@ -112,7 +112,7 @@ def test_refusals_and_illegal_plays(client: TestClient) -> None:
     assert view(client, match_id, second) == before
     # A game without previews says so.
     tri = client.post("/api/matches", json={
-        "game": "triominoes", "mode": "hotseat", "seed": 3,
+        "game": "triangles", "mode": "hotseat", "seed": 3,
         "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     tri_token = tokens_of(tri)[view(client, tri["match_id"])["to_move"]]
     answer = _preview(client, tri["match_id"], tri_token, "draw")

@@ -307,7 +307,7 @@ def test_untimed_games_and_computers_have_no_deadline(db_url: str, clock: Manual
             "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
         tri = view(client, created["match_id"], tokens_of(created)[0])
         assert tri["time_limit"] is None and tri["deadline"] is None
-        assert not tri["game"]["preview"]
+        assert tri["game"]["preview"]  # the tile games preview a placement's score
         # Two computers with a time limit: no clock runs, and the game plays to the end.
         watched = _trident(client, ["novice", "novice"], "computer",
                            _seed_where(lambda s: True))

@@ -24,6 +24,7 @@ from triverse.core.messages import Reason
 from triverse.core.rng import derive, fresh_seed
 from triverse.core.schema import Schema
 from triverse.games._tiles.observation import WINDOW_X, WINDOW_Y, TileObservation
+from triverse.games._tiles.preview import TilePreview, preview_placement
 from triverse.games._tiles.setup import load_setup
 from triverse.games._tiles.tiles import DRAW, PASS, Action, Draw, Pass, Place, Tile, TileSet
 from triverse.games._tiles.trigrid import ORIGIN, Board, Specials, format_cell
@@ -322,6 +323,11 @@ class TileState(State[Action]):
                               "refused.open_at_origin")
             return None
         return self.board.misfit(action.cell, action.values)
+
+    def preview(self, text: str) -> TilePreview:
+        """What the placement ``text`` would score for the seat to move, part by part, or why
+        it is illegal (:mod:`.preview`); nothing changes."""
+        return preview_placement(self, text)
 
     # --- applying --------------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[Event]:

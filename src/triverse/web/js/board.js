@@ -3,22 +3,29 @@
 // It knows nothing of the game's rules: the match page tells it what to show.
 import { svg, tileGroup, cellPolygon } from "./svg.js";
 import { Board, H, key, cellAt, cellPoints } from "./trigrid.js";
+import { t, tn } from "./i18n.js";
 
 const MIN_SCALE = 14;   // pixels per edge
 const MAX_SCALE = 160;
+/** The largest edge a fit gives (pixels): one to three tiles are not drawn giant. */
+const FIT_MAX_SCALE = 64;
+/** The margin a fit keeps around the tiles and their places, as a share of the smaller side. */
+const FIT_MARGIN = 0.07;
 
 export class BoardView {
   /**
    * @param {HTMLElement} host
    * @param {{onCellClick?: (cell, point) => void, label?: string}} options
    */
-  constructor(host, { onCellClick = null, label = "Game board" } = {}) {
+  constructor(host, { onCellClick = null, label = t("Game board") } = {}) {
     this.host = host;
     this.onCellClick = onCellClick;
     this.scale = 56;
     this.tx = 0;
     this.ty = 0;
     this.fitted = false;
+    /** The player zoomed or panned: the view stays theirs until Fit (the key 0). */
+    this.userView = false;
     this.board = new Board();
     this.placements = [];
     this.dragging = null;
@@ -46,6 +53,13 @@ export class BoardView {
     this.world.setAttribute("transform",
       `translate(${this.tx.toFixed(2)} ${this.ty.toFixed(2)}) scale(${this.scale.toFixed(3)})`);
     this.root.style.setProperty("--px", String(1 / this.scale));
+    this.root.dataset.scale = this.scale.toFixed(2);
+    this.root.dataset.view = this.userView ? "user" : "fit";
+  }
+
+  /** The player's own zoom or pan: kept until fit() is asked for. */
+  userMoved() {
+    this.userView = true;
   }
 
   size() {
@@ -60,7 +74,7 @@ export class BoardView {
       this.ty += (h - this.lastSize[1]) / 2;
     }
     this.lastSize = [w, h];
-    if (!this.fitted && w > 1) this.fit();
+    if ((!this.fitted || !this.userView) && w > 1) this.fit();
     else this.apply();
   }
 
@@ -99,13 +113,17 @@ export class BoardView {
     this.apply();
   }
 
-  /** Show every tile (and the cells next to them), centred. */
+  /** Show every tile and the cells next to them (the places a tile may go), centred with a
+   * margin, at most FIT_MAX_SCALE; the view is the board's own again (it follows the game). */
   fit() {
     const [w, h] = this.size();
     if (w <= 1 || h <= 1) return;
     const [x0, y0, x1, y1] = this.board.extent();
+    const margin = Math.max(16, Math.min(w, h) * FIT_MARGIN);
     const bw = Math.max(x1 - x0, 3), bh = Math.max(y1 - y0, 2.2);
-    this.scale = Math.max(MIN_SCALE, Math.min(72, (w - 24) / bw, (h - 24) / bh));
+    const room = Math.min((w - 2 * margin) / bw, (h - 2 * margin) / bh);
+    this.scale = Math.max(MIN_SCALE, Math.min(FIT_MAX_SCALE, room));
+    this.userView = false;
     this.tx = w / 2 - ((x0 + x1) / 2) * this.scale;
     this.ty = h / 2 - ((y0 + y1) / 2) * this.scale;
     this.fitted = true;
@@ -143,8 +161,8 @@ export class BoardView {
     this.layers.frontier.replaceChildren(...this.board.frontier().map(
       (cell) => cellPolygon(cell, { class: "frontier" }, 0.9)));
     this.root.setAttribute("aria-label",
-      `Game board: ${placements.length} tile${placements.length === 1 ? "" : "s"}`);
-    if (newRound || !this.fitted) this.fit();
+      tn("Game board: {n} tile", "Game board: {n} tiles", placements.length));
+    if (newRound || !this.fitted || !this.userView) this.fit();
     else for (const p of placements) if (recent.has(key(p.cell))) this.reveal(p.cell);
   }
 
@@ -211,6 +229,7 @@ export class BoardView {
       const dx = e.clientX - d.x, dy = e.clientY - d.y;
       if (!d.moved && Math.hypot(dx, dy) < 5) return;
       d.moved = true;
+      this.userMoved();
       root.classList.add("panning");
       this.pan(dx, dy);
       d.x = e.clientX;
@@ -231,6 +250,7 @@ export class BoardView {
     root.addEventListener("wheel", (e) => {
       e.preventDefault();
       const unit = e.deltaMode === 1 ? 16 : 1;
+      this.userMoved();
       this.zoomBy(Math.exp(-e.deltaY * unit * 0.0015), e.clientX, e.clientY);
     }, { passive: false });
   }

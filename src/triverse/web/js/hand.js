@@ -1,5 +1,6 @@
 // The hand: the seat's tiles as toggle buttons, each shown in its own orientation. A tile is
 // selected by a click (or Enter/Space); the selected one turns through its six orientations.
+import { t } from "./i18n.js";
 import { tileIcon } from "./svg.js";
 import { ORIENTATIONS, rotate, tileValues } from "./trigrid.js";
 
@@ -12,7 +13,7 @@ export class HandView {
     this.orientations = new Map();   // tile -> orientation index, kept while it is in hand
     this.selected = null;
     host.setAttribute("role", "group");
-    host.setAttribute("aria-label", "Your tiles");
+    host.setAttribute("aria-label", t("Your tiles"));
     host.addEventListener("click", (e) => {
       const button = e.target.closest("button[data-tile]");
       if (!button) return;
@@ -99,8 +100,9 @@ export class HandView {
     const o = this.orientation(tile);
     const [up, , corners] = this.placed(tile);
     button.dataset.orientation = String(o);
-    button.setAttribute("aria-label",
-      `Tile ${tile}, pointing ${up ? "up" : "down"}, turned ${o * 60} degrees`);
+    button.setAttribute("aria-label", up
+      ? t("Tile {tile}, pointing up, turned {degrees} degrees", { tile, degrees: o * 60 })
+      : t("Tile {tile}, pointing down, turned {degrees} degrees", { tile, degrees: o * 60 }));
     button.replaceChildren(tileIcon(corners, up, { tile }));
   }
 }

@@ -6,16 +6,26 @@
 // it only when a table of theirs opens (`loadView`), so the lobby never loads it.
 import { BoardView } from "../board.js";
 import { HandView } from "../hand.js";
+import { t, tn } from "../i18n.js";
 import { keyName, normKey } from "../prefs.js";
 import { prefs } from "../store.js";
 import { Board, isUp, isTriple, key, nearCells, parsePlacement, rotate, tileValues, vertexCells } from "../trigrid.js";
 import { tileIcon } from "../svg.js";
 import { h } from "../ui.js";
 import { FLASH_REASONS } from "./tiles.js";
+import { ScorePreview } from "./tiles-preview.js";
+import { RoundHold } from "./tiles-round.js";
 
 const PAN_STEP = 70;
 
+/** The tile games' own styles (web/css/tiles.css: the preview box, Trinity's look), once. */
+function linkCss() {
+  if (document.querySelector("link[href='/css/tiles.css']")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/css/tiles.css" }));
+}
+
 export function createView(table, host) {
+  linkCss();
   return new TilesView(table, host);
 }
 
@@ -26,7 +36,9 @@ class TilesView {
     this.view = null;
     this.keyCursor = -1;
     this.slots = [];
+    this.placements = [];
     this.build(host);
+    this.round = new RoundHold(table, () => { if (this.table.view) this.render(this.table.view); });
     this.onPrefs(prefs());
   }
 
@@ -35,15 +47,20 @@ class TilesView {
     const el = {};
     this.el = el;
     el.coords = h("div", { class: "coords", hidden: true });
-    const zoom = h("div", { class: "zoom", role: "group", "aria-label": "Board view" },
-      h("button", { type: "button", "aria-label": "Zoom in (+)", title: "Zoom in (+)", onclick: () => this.board.zoomBy(1.25) }, "+"),
-      h("button", { type: "button", "aria-label": "Zoom out (-)", title: "Zoom out (-)", onclick: () => this.board.zoomBy(0.8) }, "−"),
-      h("button", { type: "button", "aria-label": "Fit the board (0)", title: "Fit the board (0)", onclick: () => this.board.fit() }, "Fit"));
+    const zoomIn = t("Zoom in (+)"), zoomOut = t("Zoom out (-)"), fit = t("Fit the board (0)");
+    const zoom = h("div", { class: "zoom", role: "group", "aria-label": t("Board view") },
+      h("button", { type: "button", "data-zoom": "in", "aria-label": zoomIn, title: zoomIn, onclick: () => this.zoom(1.25) }, "+"),
+      h("button", { type: "button", "data-zoom": "out", "aria-label": zoomOut, title: zoomOut, onclick: () => this.zoom(0.8) }, "−"),
+      h("button", { type: "button", "data-zoom": "fit", "aria-label": fit, title: fit, onclick: () => this.board.fit() }, t("Fit")));
     const boardHost = h("div", { class: "board-host" });
     host.board.append(boardHost, zoom, el.coords);
     this.board = new BoardView(boardHost, { onCellClick: (cell, point) => this.boardClick(cell, point) });
+    this.preview = new ScorePreview(this.table, host.board);
     this.board.root.addEventListener("pointermove", (e) => this.hover(e));
-    this.board.root.addEventListener("pointerleave", () => { el.coords.hidden = true; if (!this.drag) this.board.setPreview(null); });
+    this.board.root.addEventListener("pointerleave", () => {
+      el.coords.hidden = true;
+      if (!this.drag) this.clearPreview();
+    });
     this.board.layers.slots.addEventListener("keydown", (e) => {
       const slot = e.target.closest("[data-slot]");
       if (slot && (e.key === "Enter" || e.key === " ")) {
@@ -63,24 +80,36 @@ class TilesView {
     });
     el.rotL = h("button", { type: "button", class: "rotate", "data-action": "rotate-left", onclick: () => this.rotate(-1) }, "⟲");
     el.rotR = h("button", { type: "button", class: "rotate", "data-action": "rotate-right", onclick: () => this.rotate(1) }, "⟳");
-    el.draw = h("button", { type: "button", class: "draw", "data-action": "draw", onclick: () => this.send("draw") }, "Draw −5");
-    el.pass = h("button", { type: "button", class: "pass", "data-action": "pass", hidden: true, onclick: () => this.send("pass") }, "Pass");
+    el.draw = h("button", { type: "button", class: "draw", "data-action": "draw", onclick: () => this.send("draw") }, t("Draw"));
+    el.pass = h("button", { type: "button", class: "pass", "data-action": "pass", hidden: true, onclick: () => this.send("pass") }, t("Pass"));
     host.tray.append(
       h("div", { class: "tray-tiles" }, el.hand),
       h("div", { class: "tray-controls" },
-        h("div", { class: "rotation", role: "group", "aria-label": "Rotate the selected tile" }, el.rotL, el.rotR),
+        h("div", { class: "rotation", role: "group", "aria-label": t("Rotate the selected tile") }, el.rotL, el.rotR),
         el.draw, el.pass));
   }
 
   onPrefs(p) {
-    this.el.rotL.setAttribute("aria-label", `Turn the selected tile counter-clockwise (${keyName(p.rotateLeft)})`);
+    this.el.rotL.setAttribute("aria-label", t("Turn the selected tile counter-clockwise ({key})", { key: keyName(p.rotateLeft) }));
     this.el.rotL.title = this.el.rotL.getAttribute("aria-label");
-    this.el.rotR.setAttribute("aria-label", `Turn the selected tile clockwise (${keyName(p.rotateRight)})`);
+    this.el.rotR.setAttribute("aria-label", t("Turn the selected tile clockwise ({key})", { key: keyName(p.rotateRight) }));
     this.el.rotR.title = this.el.rotR.getAttribute("aria-label");
   }
 
   destroy() {
     this.board.resizeObserver.disconnect();
+    this.preview.hide();
+  }
+
+  /** The player's own zoom (buttons, keys): kept until Fit. */
+  zoom(factor) {
+    this.board.userMoved();
+    this.board.zoomBy(factor);
+  }
+
+  clearPreview() {
+    this.board.setPreview(null);
+    this.preview.hide();
   }
 
   /** Hot-seat handover: the hand leaves the page. */
@@ -88,14 +117,23 @@ class TilesView {
     this.hand.setTiles(null);
     this.hand.selected = null;
     this.board.setSlots([]);
-    this.board.setPreview(null);
+    this.clearPreview();
   }
 
   // --- views ----------------------------------------------------------------------------------
   render(view) {
-    this.view = view;
+    if (this.round.open) return;   // the finished round's board stays under its summary
     const obs = view.observation;
     const placements = (obs.board || []).map((p) => ({ cell: p.cell, corners: p.corners, tile: p.tile }));
+    const finished = this.round.finishedBoard(view, this.placements);
+    if (finished) {
+      this.showFinished(view, finished);
+      return;
+    }
+    if (view.move !== (this.view && this.view.move)) this.preview.hide();
+    this.view = view;
+    this.board.root.classList.remove("round-over");
+    this.placements = placements;
     this.board.setPlacements(placements, this.recentCells(view));
     this.localBoard = new Board(placements);
     const seated = view.seat !== null && view.seat !== undefined;
@@ -103,13 +141,29 @@ class TilesView {
       this.hand.setTiles(obs.hand || []);
       const kinds = new Set(view.legal_actions.map((a) => a.kind));
       this.el.draw.hidden = false;
-      this.el.draw.textContent = `Draw −${this.ui.drawPenalty}`;
+      this.el.draw.textContent = t("Draw −{points}", { points: this.ui.drawPenalty });
       this.el.draw.disabled = !kinds.has("draw") || this.table.busy;
-      this.el.draw.title = kinds.has("draw") ? "Draw a tile from the pool (D)"
-        : view.your_turn ? "You can play a tile, so you may not draw" : "Wait for your turn";
+      this.el.draw.title = kinds.has("draw") ? t("Draw a tile from the pool (D)")
+        : view.your_turn ? t("You can play a tile, so you may not draw") : t("Wait for your turn");
       this.el.pass.hidden = !kinds.has("pass");
       this.selected(this.hand.selected);
     }
+  }
+
+  /** The round just ended: its finished board (the last tile in place) stays under the summary;
+   * the hand and the places wait for the next round (tiles-round.js holds the later views). */
+  showFinished(view, finished) {
+    this.view = { ...view, your_turn: false, legal_actions: [] };
+    this.placements = finished;
+    const last = finished.length ? new Set([key(finished[finished.length - 1].cell)]) : new Set();
+    this.board.setPlacements(finished, last);
+    this.board.root.classList.add("round-over");
+    this.localBoard = new Board(finished);
+    this.hand.setTiles([]);
+    this.hand.selected = null;
+    this.board.setSlots([]);
+    this.clearPreview();
+    this.round.start();
   }
 
   /** The veteran's move (a hint, or a reviewed replay step): the tile outlined in the hand and
@@ -163,7 +217,7 @@ class TilesView {
     if (!tile || !view || view.seat === null) {
       this.board.setSlots([]);
       this.table.hint(view && view.seat !== null && view.your_turn && !view.finished
-        ? "Select a tile, then drop it on the board (or click a cell)." : "");
+        ? t("Select a tile, then drop it on the board (or click a cell).") : "");
       this.slots = [];
       this.el.rotL.disabled = this.el.rotR.disabled = !tile;
       return;
@@ -187,23 +241,40 @@ class TilesView {
     this.slots = cells;
     this.board.setSlots(cells, {
       focusable: view.your_turn,
-      label: (c) => `Place ${tile} on cell ${key(c)}`,
+      label: (c) => t("Place {tile} on cell {cell}", { tile, cell: key(c) }),
     });
     let hint;
     if (view.your_turn) {
-      hint = cells.length
-        ? `${tile} fits ${cells.length} place${cells.length === 1 ? "" : "s"} turned this way${elsewhere ? `, ${elsewhere} more turned another way` : ""}. Drop it, click a place, or press ] and Enter.`
-        : elsewhere ? `${tile} fits nowhere turned this way: turn it (${keyName(prefs().rotateLeft)} / ${keyName(prefs().rotateRight)}).`
-          : `${tile} fits nowhere on the board now.`;
+      hint = this.fitHint(tile, cells.length, elsewhere);
     } else {
-      hint = `Planning: ${tile} would fit ${cells.length} place${cells.length === 1 ? "" : "s"} turned this way.`;
+      hint = tn("Planning: {tile} would fit {n} place turned this way.",
+        "Planning: {tile} would fit {n} places turned this way.", cells.length, { tile });
     }
     this.table.hint(hint);
   }
 
+  /** Where the selected tile fits, in words, on the player's turn. */
+  fitHint(tile, count, elsewhere) {
+    const how = t("Drop it, click a place, or press ] and Enter.");
+    if (count && elsewhere) {
+      return tn("{tile} fits {n} place turned this way, {more} more turned another way. {how}",
+        "{tile} fits {n} places turned this way, {more} more turned another way. {how}", count,
+        { tile, more: elsewhere, how });
+    }
+    if (count) {
+      return tn("{tile} fits {n} place turned this way. {how}", "{tile} fits {n} places turned this way. {how}",
+        count, { tile, how });
+    }
+    if (elsewhere) {
+      return t("{tile} fits nowhere turned this way: turn it ({left} / {right}).",
+        { tile, left: keyName(prefs().rotateLeft), right: keyName(prefs().rotateRight) });
+    }
+    return t("{tile} fits nowhere on the board now.", { tile });
+  }
+
   rotate(steps) {
     if (!this.hand.selected) {
-      this.table.hint("Select a tile first.");
+      this.table.hint(t("Select a tile first."));
       return;
     }
     this.hand.rotate(steps);
@@ -227,43 +298,52 @@ class TilesView {
     if (!tile) return;
     this.lastPreviewCell = cell;
     const [up, , corners] = this.hand.placed(tile);
-    if (isUp(cell) !== up) { this.board.setPreview(null); return; }
+    if (isUp(cell) !== up) { this.clearPreview(); return; }
     const ok = (this.slots || []).some((c) => key(c) === key(cell));
     this.board.setPreview(cell, corners, ok, tile);
+    if (ok) this.preview.ask(this.view, this.notation(tile, cell));
+    else this.preview.hide();
+  }
+
+  /** The placement's notation TILE@X,Y/R, the tile turned as the hand shows it. */
+  notation(tile, cell) {
+    const [, rotation] = this.hand.placed(tile);
+    const r = isTriple(tileValues(tile)) ? 0 : rotation;
+    return `${tile}@${cell[0]},${cell[1]}/${r}`;
   }
 
   hover(e) {
     const p = this.board.toBoard(e.clientX, e.clientY);
     if (prefs().coordinates) {
-      const t = nearCells(p[0], p[1], undefined, 1)[0];
+      const near = nearCells(p[0], p[1], undefined, 1)[0];
       this.el.coords.hidden = false;
-      this.el.coords.textContent = `cell ${key(t.cell)}`;
+      this.el.coords.textContent = t("cell {cell}", { cell: key(near.cell) });
     }
     if (this.drag || !this.hand.selected || this.board.dragging?.moved) return;
-    const t = this.target(p);
-    if (t) this.previewAt(t.cell);
+    const aim = this.target(p);
+    if (aim) this.previewAt(aim.cell);
   }
 
   boardClick(cell, point) {
     if (!this.view || this.view.seat === null) return;
     if (!this.hand.selected) {
-      if (this.view.your_turn) this.table.hint("Select a tile in your hand first.");
+      if (this.view.your_turn) this.table.hint(t("Select a tile in your hand first."));
       return;
     }
-    const t = this.target(point);
-    if (t) this.placeAt(t.cell);
+    const aim = this.target(point);
+    if (aim) this.placeAt(aim.cell);
   }
 
   placeAt(cell) {
     const tile = this.hand.selected;
     if (!tile) return;
-    const [up, rotation] = this.hand.placed(tile);
+    const [up] = this.hand.placed(tile);
     if (isUp(cell) !== up) {
-      this.table.refuse(`${tile} points ${up ? "up" : "down"}: it goes on a cell pointing ${up ? "up" : "down"}.`);
+      this.table.refuse(up ? t("{tile} points up: it goes on a cell pointing up.", { tile })
+        : t("{tile} points down: it goes on a cell pointing down.", { tile }));
       return;
     }
-    const r = isTriple(tileValues(tile)) ? 0 : rotation;
-    this.send(`${tile}@${cell[0]},${cell[1]}/${r}`, cell);
+    this.send(this.notation(tile, cell), cell);
   }
 
   async send(notation, cell = null) {
@@ -276,7 +356,7 @@ class TilesView {
         this.board.setPreview(cell, corners, false, tile);
       }
     } else {
-      this.board.setPreview(null);
+      this.clearPreview();
       this.lastPreviewCell = null;
       if (notation !== "draw" && notation !== "pass") this.hand.select(null);
     }
@@ -304,11 +384,11 @@ class TilesView {
       start.ghost.style.transform = `translate(${ev.clientX - this.board.scale / 2}px, ${ev.clientY - this.board.scale * 0.45}px)`;
       start.ghost.classList.toggle("over-board", over);
       if (over) {
-        const t = this.target(this.board.toBoard(ev.clientX, ev.clientY));
-        if (t) this.previewAt(t.cell);
-        start.target = t;
+        const aim = this.target(this.board.toBoard(ev.clientX, ev.clientY));
+        if (aim) this.previewAt(aim.cell);
+        start.target = aim;
       } else {
-        this.board.setPreview(null);
+        this.clearPreview();
         start.target = null;
       }
     };
@@ -326,7 +406,7 @@ class TilesView {
       if (ev.type === "pointerup" && start.target && this.board.contains(ev.clientX, ev.clientY)) {
         this.placeAt(start.target.cell);
       } else {
-        this.board.setPreview(null);
+        this.clearPreview();
       }
     };
     window.addEventListener("pointermove", move);
@@ -336,17 +416,18 @@ class TilesView {
 
   // --- keyboard -----------------------------------------------------------------------------------
   onKey(e) {
-    const t = e.target;
+    const focus = e.target;
     const p = prefs();
     const k = normKey(e.key);
     const pans = { ArrowLeft: [PAN_STEP, 0], ArrowRight: [-PAN_STEP, 0], ArrowUp: [0, PAN_STEP], ArrowDown: [0, -PAN_STEP] };
     if (pans[e.key]) {
       e.preventDefault();
+      this.board.userMoved();
       this.board.pan(...pans[e.key]);
     } else if (k === "+" || k === "=") {
-      this.board.zoomBy(1.25);
+      this.zoom(1.25);
     } else if (k === "-" || k === "_") {
-      this.board.zoomBy(0.8);
+      this.zoom(0.8);
     } else if (k === "0") {
       this.board.fit();
     } else if (k === p.rotateLeft || k === p.rotateRight) {
@@ -357,7 +438,7 @@ class TilesView {
     } else if (k === "]" || k === "[") {
       this.cycleSlot(k === "]" ? 1 : -1);
     } else if (e.key === "Enter" && this.lastPreviewCell && this.hand.selected
-      && !(t && t.closest && t.closest("button, a, [data-slot]"))) {
+      && !(focus && focus.closest && focus.closest("button, a, [data-slot]"))) {
       this.placeAt(this.lastPreviewCell);
     } else {
       return false;
@@ -369,12 +450,12 @@ class TilesView {
     if (!this.hand.selected) {
       const first = this.el.hand.querySelector("button[data-tile]");
       if (first) first.focus();
-      this.table.hint("Select a tile first (Enter or Space on a tile).");
+      this.table.hint(t("Select a tile first (Enter or Space on a tile)."));
       return;
     }
     const slots = this.slots || [];
     if (!slots.length) {
-      this.table.hint("No place for this tile turned this way: turn it.");
+      this.table.hint(t("No place for this tile turned this way: turn it."));
       return;
     }
     this.keyCursor = ((this.keyCursor + step) % slots.length + slots.length) % slots.length;
@@ -388,14 +469,14 @@ class TilesView {
   keyRows() {
     const p = prefs();
     return [
-      ["Tab / Shift+Tab", "move between tiles, places on the board and buttons"],
-      ["Enter or Space on a tile", "select it"],
-      [`${keyName(p.rotateLeft)} / ${keyName(p.rotateRight)}`, "turn the selected tile (Preferences changes these)"],
-      ["] and [", "next / previous place where the selected tile fits"],
-      ["Enter", "place the tile there"],
-      ["D", "draw a tile (when you cannot play)"],
-      ["Arrow keys", "scroll the board (or drag it)"],
-      ["+ / − / 0", "zoom in, zoom out, fit the board (or the mouse wheel)"],
+      [t("Tab / Shift+Tab"), t("move between tiles, places on the board and buttons")],
+      [t("Enter or Space on a tile"), t("select it")],
+      [`${keyName(p.rotateLeft)} / ${keyName(p.rotateRight)}`, t("turn the selected tile (Preferences changes these)")],
+      [t("] and ["), t("next / previous place where the selected tile fits")],
+      [t("Enter"), t("place the tile there")],
+      ["D", t("draw a tile (when you cannot play)")],
+      [t("Arrow keys"), t("scroll the board (or drag it)")],
+      ["+ / − / 0", t("zoom in, zoom out, fit the board (or the mouse wheel)")],
     ];
   }
 }

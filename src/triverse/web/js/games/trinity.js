@@ -2,6 +2,7 @@
 // GET /api/games (`view` of its plugin): its fields on the tile games' (`tileEntry`), its
 // lobby art, and the tile games' view (games/tiles-view.js), loaded only at its tables.
 // docs/web.md, "Adding a game's UI", describes the exports.
+import { t } from "../i18n.js";
 import { tileEntry } from "./tiles.js";
 
 /** The tile games' view, imported when a table of the game opens. */
@@ -9,14 +10,14 @@ export const loadView = () => import("./tiles-view.js");
 
 export const ui = {
   ...tileEntry,
-  optionLabels: { ...tileEntry.optionLabels, rounds: "Number of rounds" },
+  optionLabels: { ...tileEntry.optionLabels, rounds: t("Number of rounds") },
   targetText: () => "",
   // The seed: "At any point during a game (except in a tiebreaker round) you can save your
   // game." The engine will expose the tiebreaker in its observation; both spellings are read.
   saveRefusal(view) {
     const obs = view.observation || {};
     if (obs.tiebreaker || obs.in_tiebreaker || obs.tiebreak) {
-      return "Saving is not allowed during a tiebreaker round.";
+      return t("Saving is not allowed during a tiebreaker round.");
     }
     return null;
   },

@@ -2,6 +2,7 @@
 // GET /api/games (`view` of its plugin): its fields on the tile games' (`tileEntry`), its
 // lobby art, and the tile games' view (games/tiles-view.js), loaded only at its tables.
 // docs/web.md, "Adding a game's UI", describes the exports.
+import { t } from "../i18n.js";
 import { tileEntry } from "./tiles.js";
 
 /** The tile games' view, imported when a table of the game opens. */
@@ -11,7 +12,7 @@ export const ui = {
   ...tileEntry,
   // rules_version 1 only replays games played before a blocked seed round kept the scores.
   advancedOptions: [...tileEntry.advancedOptions, "rules_version"],
-  optionLabels: { ...tileEntry.optionLabels, rules_version: "Rules version" },
+  optionLabels: { ...tileEntry.optionLabels, rules_version: t("Rules version") },
 };
 
 /** The lobby card: one tile with its three numbers. */
