@@ -347,16 +347,19 @@ class TileState(State[Action]):
         del self.hands[seat][t]
         self.draws = 0
         self.passes = 0
-        scored = [self._score(seat, t.total, "score", f"Tile {t} +{t.total}",
-                              code="tile_points", params={"tile": str(t)},
-                              reason="tile", tile=str(t)),
+        tile, cell = str(t), format_cell(action.cell)  # each made once, for the events below
+        scored = [self._score(seat, t.total, "score", f"Tile {tile} +{t.total}",
+                              code="tile_points", params={"tile": tile},
+                              reason="tile", tile=tile),
                   *self._bonuses(seat, action, specials)]
-        events = [Event("place", seat, 0,
-                        f"{seat_text(seat)} plays {t} at {format_cell(action.cell)}",
-                        {"action": str(action), "tile": str(t), "cell": list(action.cell),
-                         "rotation": action.rotation, "corners": list(action.values)},
-                        code="placed", params={"tile": str(t), "cell": format_cell(action.cell),
-                                               "total": sum(e.points for e in scored)}),
+        total = 0
+        for e in scored:
+            total += e.points
+        events = [Event("place", seat, 0, f"{seat_text(seat)} plays {tile} at {cell}",
+                        {"action": str(action), "tile": tile,
+                         "cell": list(action.cell), "rotation": action.rotation,
+                         "corners": list(action.values)},
+                        None, "placed", {"tile": tile, "cell": cell, "total": total}),
                   *scored]
         self.opening = ()
         if not self.hands[seat]:

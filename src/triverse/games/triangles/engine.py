@@ -486,8 +486,9 @@ class TrianglesState(State[Line]):
         i = board.candidate(action.a, action.b)
         assert i is not None
         player = self._to_move
-        events = [Event("line", player, 0, f"Line {action}", {"a": action.a, "b": action.b},
-                        code="line", params={"line": str(action)})]
+        text = str(action)
+        events = [Event("line", player, 0, f"Line {text}", {"a": action.a, "b": action.b},
+                        None, "line", {"line": text})]
         drawn = self._drawn | (1 << i)
         legal = self._legal & ~(board.crossing(i) | (1 << i))
         self._drawn, self._legal = drawn, legal

@@ -230,6 +230,22 @@ def opening_square_problem(before: Sequence[int], new: Sequence[int]) -> str | N
     >>> opening_square_problem([112, 113, 127], [142]) is None
     True
     """
+    side = opening_square(before, new)
+    if not side:
+        return None
+    return Reason(f"the first {'four' if side == 2 else 'nine'} tiles may not "
+                  f"form a {side}x{side} square", "refused.opening_square",
+                  side=side, count=side * side)
+
+
+def opening_square(before: Sequence[int], new: Sequence[int]) -> int:
+    """The side of the square (2 or 3) that adding ``new`` to ``before`` forms against the
+    opening rule, or 0: :func:`opening_square_problem` without building its reason, for move
+    generation.
+
+    >>> opening_square([112, 113, 127], [128]), opening_square([112, 113, 127], [142])
+    (2, 0)
+    """
     b = len(before)
     for side, total in ((2, 4), (3, 9)):
         if not b < total <= b + len(new):
@@ -240,10 +256,8 @@ def opening_square_problem(before: Sequence[int], new: Sequence[int]) -> str | N
             cols = {s % SIZE for s in group}
             if (len(rows) == side and len(cols) == side and max(rows) - min(rows) == side - 1
                     and max(cols) - min(cols) == side - 1):
-                return Reason(f"the first {'four' if side == 2 else 'nine'} tiles may not "
-                              f"form a {side}x{side} square", "refused.opening_square",
-                              side=side, count=total)
-    return None
+                return side
+    return 0
 
 
 def run_problem(values: Sequence[int]) -> str | None:

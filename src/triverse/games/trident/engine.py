@@ -392,11 +392,14 @@ class TridentState(State[Action]):
 
     def _play(self, seat: int, play: Play) -> list[Event]:
         items = self._score_items(play)
-        events = [Event("place", seat, 0, f"Plays {play}", {
-            "play": str(play),
+        text = str(play)
+        total = 0
+        for item in items:
+            total += item.points
+        events = [Event("place", seat, 0, f"Plays {text}", {
+            "play": text,
             "tiles": [{"row": p.row, "col": p.col, "value": p.value, "joker": p.joker}
-                      for p in play.tiles]}, code="played",
-            params={"play": str(play), "total": sum(i.points for i in items)})]
+                      for p in play.tiles]}, None, "played", {"play": text, "total": total})]
         rack = self.racks[seat]
         squares = play.squares
         for p, s in zip(play.tiles, squares, strict=True):

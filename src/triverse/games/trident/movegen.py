@@ -30,7 +30,7 @@ from triverse.games.trident.board import (
     EMPTY,
     PAIR_MASK,
     ROW_COL,
-    opening_square_problem,
+    opening_square,
 )
 from triverse.games.trident.tiles import JOKER, SIZE, TRIO_SUM, Exchange, Placement, Play
 
@@ -152,7 +152,7 @@ def generate_plays(board: Sequence[int], cross: Sequence[int], anchors: set[int]
         for d, first, length in _windows(sorted_anchors, board, cross):
             _window_plays(plan, board, cross, d, first, length, out)
     if len(placed) < 9:
-        out = [p for p in out if opening_square_problem(placed, p.squares) is None]
+        out = [p for p in out if not opening_square(placed, p.squares)]
     return out
 
 

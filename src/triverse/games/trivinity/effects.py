@@ -131,7 +131,8 @@ def surge(state: TrivinityState, step: Step, frame: Frame, events: list[Event]) 
         for r in range(3):
             total[r] += state.card(top).worth[r]
     events.append(Event("surge", owner, label=f"Surge: discards "
-                        f"{', '.join(shown) or 'nothing'}", data={"cards": shown}))
+                        f"{', '.join(shown) or 'nothing'}", data={"cards": shown},
+                        code="surge", params={"cards": shown}))
     state._gain_resources(owner, total, state.card(card_id), events)
 
 
@@ -140,7 +141,8 @@ def discount(state: TrivinityState, step: Step, frame: Frame, events: list[Event
     """Purchases this turn cost ``n`` less (of their ``any`` part)."""
     state.discount += step.n
     events.append(Event("discount", frame[0], label=f"Purchases cost {step.n} less",
-                        data={"discount": state.discount}))
+                        data={"discount": state.discount}, code="discount",
+                        params={"discount": state.discount}))
 
 
 @effect("exile")
@@ -152,7 +154,8 @@ def exile(state: TrivinityState, step: Step, frame: Frame, events: list[Event]) 
         state.played[owner].remove(card_id)
         state.limbo_up.append(card_id)
         events.append(Event("exile", owner, label=f"{card.name} goes to Limbo",
-                            data={"card": card_id, "key": card.key}))
+                            data={"card": card_id, "key": card.key}, code="exile",
+                            params={"card": card.key}))
         state._owned(owner, card, -1)
 
 
@@ -163,7 +166,8 @@ def attack(state: TrivinityState, step: Step, frame: Frame, events: list[Event])
     card = state.card(card_id)
     k = index - 1 if part == DELAYED else index
     events.append(Event("attack", owner, label=f"{card.name} attacks",
-                        data={"card": card_id, "key": card.key, "kind": step.kind}))
+                        data={"card": card_id, "key": card.key, "kind": step.kind},
+                        code="attack", params={"card": card.key, "kind": step.kind}))
     opponents = state._opponents(owner)
     if step.target == "each" or len(opponents) == 1:
         for q in reversed(opponents):
@@ -180,7 +184,8 @@ def worth(state: TrivinityState, step: Step, frame: Frame, events: list[Event]) 
     state._add_pool(owner, card.worth)
     events.append(Event("resolve", owner, label=f"{card.name} resolves "
                         f"(+{worth_text(card.worth)})",
-                        data={"card": card_id, "key": card.key, "worth": list(card.worth)}))
+                        data={"card": card_id, "key": card.key, "worth": list(card.worth)},
+                        code="resolve", params={"card": card.key, "worth": list(card.worth)}))
 
 
 @effect("_defend")
@@ -234,7 +239,8 @@ def attack_mill(state: TrivinityState, step: Step, frame: Frame, events: list[Ev
             break
         state.discards[victim].append(top)
         events.append(Event("mill", victim, label=f"Discards {state.card(top).name} "
-                            f"from the deck", data={"card": top, "key": state.card(top).key}))
+                            f"from the deck", data={"card": top, "key": state.card(top).key},
+                            code="mill", params={"card": state.card(top).key}))
 
 
 @effect("_banish")
@@ -249,12 +255,14 @@ def attack_banish(state: TrivinityState, step: Step, frame: Frame,
     if lost.tier <= step.max_tier:
         state.limbo_up.append(top)
         events.append(Event("banish", victim, label=f"{lost.name} goes to Limbo",
-                            data={"card": top, "key": lost.key}))
+                            data={"card": top, "key": lost.key}, code="banish",
+                            params={"card": lost.key}))
         state._owned(victim, lost, -1)
     else:
         state.discards[victim].append(top)
         events.append(Event("mill", victim, label=f"Discards {lost.name} from the deck",
-                            data={"card": top, "key": lost.key}))
+                            data={"card": top, "key": lost.key}, code="mill",
+                            params={"card": lost.key}))
 
 
 @effect("_steal")
@@ -268,7 +276,8 @@ def attack_steal(state: TrivinityState, step: Step, frame: Frame, events: list[E
         state.discards[owner].append(top)
         events.append(Event("steal", owner, label=f"Steals {stolen.name} from player "
                             f"{victim + 1}", data={"card": top, "key": stolen.key,
-                                                   "from": victim}))
+                                                   "from": victim},
+                            code="steal", params={"card": stolen.key, "from": victim}))
         state._owned(victim, stolen, -1)
         state._owned(owner, stolen, 1)
     else:
@@ -372,7 +381,8 @@ def chose_trash(state: TrivinityState, step: Step, pending: Pending, arg: int,
     trashed = state.card(card_id)
     state.limbo_up.append(card_id)
     events.append(Event("trash", p, label=f"Sends {trashed.name} to Limbo",
-                        data={"card": card_id, "key": trashed.key}))
+                        data={"card": card_id, "key": trashed.key}, code="trash",
+                        params={"card": trashed.key}))
     state._owned(p, trashed, -1)
     if step.refund:
         state._gain_resources(p, trashed.worth, state.card(pending.card), events)
@@ -404,7 +414,8 @@ def chose_cycle(state: TrivinityState, step: Step, pending: Pending, arg: int,
     events.append(Event("cycle", pending.player, label=f"Cycles {state.card(card_id).name} "
                         f"under stack {arg}", data={"card": card_id,
                                                     "key": state.card(card_id).key,
-                                                    "stack": arg}))
+                                                    "stack": arg},
+                        code="cycle", params={"card": state.card(card_id).key, "stack": arg}))
     state._stack_changed(s, events)
 
 
@@ -419,7 +430,8 @@ def chose_peek(state: TrivinityState, step: Step, pending: Pending, arg: int,
     state.known[p] = state.known[p] | frozenset(seen)
     cards = "card" if len(seen) == 1 else "cards"
     events.append(Event("peek", p, label=f"Looks at {len(seen)} face-down {cards} of stack "
-                        f"{arg}", data={"stack": arg, "count": len(seen)},
+                        f"{arg}", data={"stack": arg, "count": len(seen)}, code="peek",
+                        params={"stack": arg, "count": len(seen)},
                         secret={"cards": seen, "names": [state.card(c).name for c in seen]}))
 
 
@@ -432,7 +444,8 @@ def chose_limbo(state: TrivinityState, step: Step, pending: Pending, arg: int,
     state.limbo_up.append(card_id)
     events.append(Event("limbo", pending.player, label=f"Sends {state.card(card_id).name} "
                         f"from stack {arg} to Limbo",
-                        data={"card": card_id, "key": state.card(card_id).key, "stack": arg}))
+                        data={"card": card_id, "key": state.card(card_id).key, "stack": arg},
+                        code="limbo", params={"card": state.card(card_id).key, "stack": arg}))
     state._stack_changed(s, events)
 
 
@@ -454,4 +467,5 @@ def chose_raise(state: TrivinityState, step: Step, pending: Pending, arg: int,
     stack.append(card_id)
     events.append(Event("raise", pending.player, label=f"Raises {state.card(card_id).name} "
                         f"to the top of stack {arg}",
-                        data={"card": card_id, "key": state.card(card_id).key, "stack": arg}))
+                        data={"card": card_id, "key": state.card(card_id).key, "stack": arg},
+                        code="raise", params={"card": state.card(card_id).key, "stack": arg}))

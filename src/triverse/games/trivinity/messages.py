@@ -1,19 +1,15 @@
 """Trivinity's message codes and their English templates (docs/messages.md).
 
-Most events take their code from their ``kind`` and their parameters from their public data,
-card ids replaced by card keys (:func:`with_message`); the few kinds that say different things
-set a code of their own where they are made.
-
->>> from triverse.core.events import Event
->>> with_message(Event("buy", 0, data={"card": 7, "key": "apollo", "stack": 2})).params
-{'card': 'apollo', 'stack': 2}
+Every event gets its code and parameters where it is made (turns.py, effects.py, state.py), in
+one construction: most take their code from their ``kind`` and their parameters from their
+public data with card ids replaced by card keys; the few kinds that say different things have a
+code of their own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from triverse.core.events import Event
 from triverse.games.trivinity.cards import load_table
 
 MESSAGES: Mapping[str, str] = {
@@ -79,20 +75,3 @@ MESSAGES: Mapping[str, str] = {
     **{f"name:{card.key}": card.name for card in load_table().designs},
 }
 
-
-def with_message(event: Event) -> Event:
-    """``event`` with its message: its own code if it has one, else its kind and its public
-    data, card ids replaced by card keys."""
-    if event.code:
-        return event
-    data = dict(event.data)
-    if "key" in data:
-        data["card"] = data.pop("key")
-    if "keys" in data:
-        data["cards"] = data.pop("keys")
-    if event.kind == "shuffle":
-        data = {"count": data["cards"]}
-    # Built directly, not by dataclasses.replace: every event of every move passes here,
-    # in the computer players' simulations too.
-    return Event(event.kind, event.player, event.points, event.label, event.data, event.secret,
-                 event.kind, data)

@@ -225,7 +225,10 @@ class TrivinityState(State[TrivinityAction]):
         self._add_pool(p, amounts)
         events.append(Event("gain_resources", p, label=f"Gains {worth_text(amounts)}",
                             data={"power": amounts[0], "mana": amounts[1],
-                                  "tribute": amounts[2], "source": card.key}))
+                                  "tribute": amounts[2], "source": card.key},
+                            code="gain_resources",
+                            params={"power": amounts[0], "mana": amounts[1],
+                                    "tribute": amounts[2], "source": card.key}))
 
     def _deck_top(self, p: int, events: list[Event]) -> int | None:
         """Pop the top card of ``p``'s deck, shuffling the discard pile in if it is empty."""
@@ -242,7 +245,8 @@ class TrivinityState(State[TrivinityAction]):
         self.shuffles[p] += 1
         self.decks[p] = cards
         events.append(Event("shuffle", p, label="Shuffles the discard pile into a new deck",
-                            data={"cards": len(cards)}))
+                            data={"cards": len(cards)}, code="shuffle",
+                            params={"count": len(cards)}))
 
     def _draw(self, p: int, n: int, events: list[Event]) -> None:
         drawn: list[int] = []
@@ -255,7 +259,8 @@ class TrivinityState(State[TrivinityAction]):
             drawn.append(top)
         if drawn:
             events.append(Event("draw", p, label=f"Draws {len(drawn)}",
-                                data={"count": len(drawn)},
+                                data={"count": len(drawn)}, code="draw",
+                                params={"count": len(drawn)},
                                 secret={"cards": drawn,
                                         "names": [self.card(c).name for c in drawn]}))
 
@@ -278,7 +283,8 @@ class TrivinityState(State[TrivinityAction]):
         where = "the bottom of " if bottom else ""
         events.append(Event("gain", p, label=f"Gains {card.name} from {where}stack {s + 1}",
                             data={"card": card_id, "key": card.key, "stack": s + 1,
-                                  "how": how}))
+                                  "how": how},
+                            code="gain", params={"card": card.key, "stack": s + 1, "how": how}))
         self._owned(p, card, 1)
         self._stack_changed(s, events)
 
@@ -288,7 +294,9 @@ class TrivinityState(State[TrivinityAction]):
         if stack:
             top = stack[-1]
             events.append(Event("top", None, label="", data={"stack": s + 1, "card": top,
-                                                             "key": self.card(top).key}))
+                                                             "key": self.card(top).key},
+                                code="top",
+                                params={"stack": s + 1, "card": self.card(top).key}))
             return
         for line in LINES:
             if s in line and all(not self.stacks[t] for t in line):
@@ -299,7 +307,8 @@ class TrivinityState(State[TrivinityAction]):
                     self.ending = tuple(stacks)
                     events.append(Event("line", None, label=(
                         f"Stacks {', '.join(map(str, stacks))} are empty: the game ends at the "
-                        f"end of this round"), data={"line": stacks}))
+                        f"end of this round"), data={"line": stacks},
+                        code="line", params={"line": stacks}))
                 return
 
     def _owned(self, p: int, card: Card, sign: int) -> None:

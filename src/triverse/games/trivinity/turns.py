@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from triverse.core.events import Event
 from triverse.games.trivinity import effects
 from triverse.games.trivinity.actions import TrivinityAction
-from triverse.games.trivinity.messages import with_message
 from triverse.games.trivinity.rules import BUY, DELAYED, HAND_SIZE, MAIN, PLAY, Pending, pay
 from triverse.games.trivinity.text import cost_text, worth_text
 
@@ -29,7 +28,7 @@ def apply_action(state: TrivinityState, action: TrivinityAction) -> list[Event]:
     """Apply ``action``, then run the effects it started until one asks or all are done."""
     events: list[Event] = []
     _apply(state, action, events)
-    return [with_message(e) for e in events]
+    return events
 
 
 def _apply(state: TrivinityState, action: TrivinityAction, events: list[Event]) -> None:
@@ -60,12 +59,14 @@ def play(state: TrivinityState, slot: int, events: list[Event]) -> None:
     if card.delayed:
         state.delayed[p].append(card_id)
         events.append(Event("delay", p, label=f"Plays {card.name}: it waits for the next "
-                            f"turn", data={"card": card_id, "key": card.key}))
+                            f"turn", data={"card": card_id, "key": card.key},
+                            code="delay", params={"card": card.key}))
         return
     state.played[p].append(card_id)
     state._add_pool(p, card.worth)
     events.append(Event("play", p, label=f"Plays {card.name} (+{worth_text(card.worth)})",
-                        data={"card": card_id, "key": card.key, "worth": list(card.worth)}))
+                        data={"card": card_id, "key": card.key, "worth": list(card.worth)},
+                        code="play", params={"card": card.key, "worth": list(card.worth)}))
     if card.steps:
         state.frames.append((p, card_id, MAIN, -1, 0))
         effects.run(state, events)
@@ -77,7 +78,8 @@ def discard(state: TrivinityState, slot: int, events: list[Event]) -> None:
     card_id = state.hands[p].pop(slot)
     state.discards[p].append(card_id)
     events.append(Event("discard", p, label=f"Discards {state.card(card_id).name}",
-                        data={"card": card_id, "key": state.card(card_id).key}))
+                        data={"card": card_id, "key": state.card(card_id).key},
+                        code="discard", params={"card": state.card(card_id).key}))
     _maybe_free_gain(state, p, events)
 
 
@@ -87,8 +89,10 @@ def discard_all(state: TrivinityState, events: list[Event]) -> None:
     cards = state.hands[p]
     state.hands[p] = []
     state.discards[p].extend(cards)
+    keys = [state.card(c).key for c in cards]
     events.append(Event("discard_all", p, label="Discards the whole hand",
-                        data={"cards": cards, "keys": [state.card(c).key for c in cards]}))
+                        data={"cards": cards, "keys": keys}, code="discard_all",
+                        params={"cards": keys}))
     _maybe_free_gain(state, p, events)
 
 
@@ -115,9 +119,11 @@ def buy(state: TrivinityState, s: int, events: list[Event]) -> None:
     state.phase = BUY
     state._take_top(s)
     state.discards[p].append(card_id)
+    cost = cost_text(card.cost)
     events.append(Event("buy", p, label=f"Buys {card.name} from stack {s + 1}",
                         data={"card": card_id, "key": card.key, "stack": s + 1,
-                              "cost": cost_text(card.cost)}))
+                              "cost": cost},
+                        code="buy", params={"card": card.key, "stack": s + 1, "cost": cost}))
     state._owned(p, card, 1)
     state._stack_changed(s, events)
 
@@ -130,7 +136,7 @@ def end_turn(state: TrivinityState, events: list[Event]) -> None:
     state.hands[p] = []
     state.played[p] = []
     state._draw(p, HAND_SIZE, events)
-    events.append(Event("end_turn", p, label="Ends the turn"))
+    events.append(Event("end_turn", p, label="Ends the turn", code="end_turn"))
     if state.ending and state.turn_index == len(state.order) - 1:
         state._finish(events, {"reason": "line", "line": list(state.ending)})
         return
@@ -153,7 +159,8 @@ def start_turn(state: TrivinityState, p: int, events: list[Event]) -> None:
     state.played_any = False
     state.free_used = False
     events.append(Event("turn", p, label=f"Turn {state.turns[p]}",
-                        data={"turn": state.turn_number}))
+                        data={"turn": state.turn_number}, code="turn",
+                        params={"turn": state.turn_number}))
     waiting = state.delayed[p]
     if waiting:
         state.delayed[p] = []
