@@ -22,7 +22,6 @@ every decision where both are silent; ``docs/notation.md`` the notation of the a
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -84,6 +83,7 @@ from triverse.games.trident.tiles import (
     tile_points,
     tile_text,
 )
+from triverse.games.trident.unseen import deal_unseen
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -148,32 +148,15 @@ class TridentGame(Game["TridentState", Action]):
         if obs.num_players != self.num_players or obs.variant != self.rules.name:
             raise ValueError(f"the observation is of a {obs.num_players}-player {obs.variant} "
                              f"game, not this {self.num_players}-player {self.rules.name} one")
-        unseen = Counter(TILE_SET)
-        unseen.subtract(JOKER if obs.board[s] >= 16 else obs.board[s] for s in obs.placed)
-        own = obs.rack or ()
-        unseen.subtract(own)
-        if any(count < 0 for count in unseen.values()):
-            raise ValueError("the observation shows more tiles of a kind than the game has")
-        pool = sorted(unseen.elements())
-        rng.shuffle(pool)
-        racks: list[list[int]] = []
-        for seat, count in enumerate(obs.rack_counts):
-            if seat == obs.player:
-                racks.append(sorted(own))
-            else:
-                racks.append(sorted(pool[:count]))
-                pool = pool[count:]
-        aside, pool = pool[:obs.aside_count], pool[obs.aside_count:]
-        if len(pool) != obs.bag_count or len(aside) != obs.aside_count:
-            raise ValueError(f"{len(pool)} unseen tiles left for a bag of {obs.bag_count}")
+        racks, bag, aside = deal_unseen(obs, rng)
         state = TridentState(self, fresh_seed(rng))
         state.board = list(obs.board)
         state.placed = list(obs.placed)
         state.cross = compute_cross(state.board)
         state.anchors = compute_anchors(state.board)
         state.racks = racks
-        state.bag = pool
-        state.aside = sorted(aside)
+        state.bag = bag
+        state.aside = aside
         state.order = obs.order
         state.scores = list(obs.scores)
         state.passes = obs.consecutive_passes
