@@ -6,7 +6,7 @@ import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor 
 import { statsOf, tallyOf } from "./stats.js";
 import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
 import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
-import { dataText, formatDate, formatNumber, t, tn } from "./i18n.js";
+import { dataText, formatDate, formatNumber, t, tc, tn } from "./i18n.js";
 import { computerName, displayNames, levelName } from "./names.js";
 
 export async function renderLobby(root) {
@@ -81,7 +81,7 @@ function cardStats(game) {
   return h("table", { class: "card-stats", "data-stats-game": game.name },
     h("caption", {}, t("Against the computer, in this browser")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Board")), h("th", { scope: "col", title: t("wins") }, t("Won")),
-      h("th", { scope: "col", title: t("losses") }, t("Lost")), h("th", { scope: "col", title: t("draws") }, t("Draw")))),
+      h("th", { scope: "col", title: t("losses") }, t("Lost")), h("th", { scope: "col", title: t("draws") }, tc("result", "Draw")))),
     h("tbody", {}, ...keys.map((k) => {
       const tally = tallyOf(game.name, k);
       return h("tr", { "data-stats-key": k }, h("th", { scope: "row" }, ui.statsLabel(k)),

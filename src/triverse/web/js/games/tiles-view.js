@@ -6,7 +6,7 @@
 // it only when a table of theirs opens (`loadView`), so the lobby never loads it.
 import { BoardView } from "../board.js";
 import { HandView } from "../hand.js";
-import { t, tn } from "../i18n.js";
+import { t, tc, tn } from "../i18n.js";
 import { keyName, normKey } from "../prefs.js";
 import { prefs } from "../store.js";
 import { Board, isUp, isTriple, key, nearCells, parsePlacement, rotate, tileValues, vertexCells } from "../trigrid.js";
@@ -80,7 +80,7 @@ class TilesView {
     });
     el.rotL = h("button", { type: "button", class: "rotate", "data-action": "rotate-left", onclick: () => this.rotate(-1) }, "⟲");
     el.rotR = h("button", { type: "button", class: "rotate", "data-action": "rotate-right", onclick: () => this.rotate(1) }, "⟳");
-    el.draw = h("button", { type: "button", class: "draw", "data-action": "draw", onclick: () => this.send("draw") }, t("Draw"));
+    el.draw = h("button", { type: "button", class: "draw", "data-action": "draw", onclick: () => this.send("draw") }, tc("tile", "Draw"));
     el.pass = h("button", { type: "button", class: "pass", "data-action": "pass", hidden: true, onclick: () => this.send("pass") }, t("Pass"));
     host.tray.append(
       h("div", { class: "tray-tiles" }, el.hand),

@@ -7,7 +7,7 @@
 // code ("crosses a line", "passes through a star", "already drawn"). Everything else at the
 // table is table.js's; this module follows the interface of docs/web.md, "Adding a game's UI".
 // Triangles' entry (games/triangles.js) imports it only when a table of Triangles opens.
-import { t, tn } from "../i18n.js";
+import { t, tc, tn } from "../i18n.js";
 import { prefs } from "../store.js";
 import { applyStarTheme } from "../themes.js";
 import { h } from "../ui.js";
@@ -100,7 +100,7 @@ class TrianglesView {
     el_.picked = h("p", { class: "tri-picked", "aria-live": "polite" });
     el_.input = h("input", { type: "text", id: "line-input", name: "line", inputmode: "numeric",
       autocomplete: "off", placeholder: "3-17", size: 7, "aria-describedby": "line-input-help" });
-    el_.drawButton = h("button", { type: "submit", class: "primary", "data-action": "draw-line" }, t("Draw"));
+    el_.drawButton = h("button", { type: "submit", class: "primary", "data-action": "draw-line" }, tc("line", "Draw"));
     el_.cancel = h("button", { type: "button", "data-action": "cancel-star", disabled: true,
       title: t("Let go of the star picked (Escape)"), onclick: () => this.select(null, { announce: true }) },
     t("Cancel"));
