@@ -297,6 +297,10 @@ def measure(server: Server) -> list[Page]:
         lobby = crawl(fetcher, "lobby", base + "/", urljoin(base, ROUTES["lobby"]),
                       list(views.values()), table=False)
         lobby.data = [api_games]
+        for lang in ("pl", "fr"):  # a browser in another language loads its catalogue too
+            answer = http.get(f"/api/i18n/{lang}")
+            answer.raise_for_status()
+            lobby.data.append((f"`GET /api/i18n/{lang}` (in {lang} only)", len(answer.content)))
         pages = [lobby]
         for game in games:
             created = http.post("/api/matches", json={
