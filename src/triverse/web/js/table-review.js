@@ -138,7 +138,7 @@ export class TableReview {
     const btn = (label, aria, fn, action) => h("button", { type: "button", "aria-label": aria, title: aria, "data-replay-action": action, onclick: fn }, label);
     const play = btn(tc("replay", "Play"), t("Play the moves one after another"), () => this.autoplay(play), "play");
     bar.replaceChildren(
-      btn(icon("M4 3h2v10H4zM13 3v10L6 8z"), t("Start"), () => this.replayTo(0), "start"),
+      btn(icon("M4 3h2v10H4zM13 3v10L6 8z"), tc("replay", "Start"), () => this.replayTo(0), "start"),
       btn(icon("M12 3v10L5 8z"), t("Previous move"), () => this.replayTo(this.step - 1), "prev"),
       play,
       btn(icon("M4 3v10l7-5z"), t("Next move"), () => this.replayTo(this.step + 1), "next"),
