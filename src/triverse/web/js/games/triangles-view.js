@@ -151,10 +151,11 @@ class TrianglesView {
   }
 
   renderTray(view) {
+    const names = this.table.names(view);
     this.el.chips.replaceChildren(...view.players.map((p, i) => h("div", {
       class: `tri-chip${view.to_move === i ? " to-move" : ""}`, "data-seat": i,
       "aria-current": view.to_move === i ? "true" : null,
-    }, this.seatMark(i), h("span", { class: "tri-chip-name" }, p.name),
+    }, this.seatMark(i), h("span", { class: "tri-chip-name" }, names[i]),
     h("strong", { class: "tri-chip-score" }, String(view.scores[i])),
     view.to_move === i ? h("span", { class: "tri-chip-turn" }, t("to play")) : null)));
     const mine = view.your_turn && !view.finished;
@@ -172,7 +173,7 @@ class TrianglesView {
         : this.pickedText(this.selected);
     } else {
       const p = view.players[view.to_move];
-      if (p) hint = p.kind === "human" ? t("{name} draws now.", { name: p.name }) : t("{name} (computer) draws now.", { name: p.name });
+      if (p) hint = t("{name} draws now.", { name: this.table.names(view)[view.to_move] });
     }
     this.table.hint(hint);
   }
@@ -453,7 +454,7 @@ class TrianglesView {
     if (!this.canPlay()) return;
     if (!view.your_turn) {
       const p = view.players[view.to_move];
-      this.table.hint(p ? t("Not your turn: {name} draws now.", { name: p.name })
+      this.table.hint(p ? t("Not your turn: {name} draws now.", { name: this.table.names(view)[view.to_move] })
         : t("Not your turn: the other player draws now."));
       return;
     }

@@ -281,7 +281,7 @@ class TrivinityView {
   renderOpponents() {
     const v = this.view;
     const obs = v.observation;
-    const names = v.players.map((p) => p.name);
+    const names = this.table.names(v);
     const others = obs.players.map((p, q) => [p, q]).filter(([, q]) => q !== v.seat);
     this.el.opponents.replaceChildren(...others.map(([p, q]) => h("div", {
       class: `tv-opponent${v.to_move === q ? " to-move" : ""}`, "data-seat": q,
@@ -309,7 +309,7 @@ class TrivinityView {
 
   scoreTable() {
     const v = this.view;
-    const names = v.players.map((p) => p.name);
+    const names = this.table.names(v);
     return h("table", { class: "tv-score-table", "data-breakdown": "" },
       h("thead", {}, h("tr", {}, h("th", {}, t("Player")), ...RES.map((r) => h("th", {}, resourceName(r))),
         h("th", { title: t("The two best resources") }, t("Best 2")), h("th", { title: t("1 point per tier-2 card") }, t("T2")),
