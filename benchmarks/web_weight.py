@@ -19,8 +19,9 @@ loads it:
 - at a table, the dynamic ``import()``s of its game's module and of what that imports: its view
   (``loadView``), with the style sheets a module links by a literal ``/css/….css`` address.
 
-The other dynamic imports are listed as not loaded. Bytes are the bodies as served (the server
-does not compress); gzip level 6 shows what compression would save. The first data each page
+The other dynamic imports are listed as not loaded. Bytes are the decoded bodies; *gzip* is what
+gzip level 6 makes of them, as the server sends a body of 1 kB or more to a browser that accepts
+gzip. The first data each page
 needs is measured too: ``/api/games`` for the lobby; for a table ``/api/games`` (the game's
 ``view``), the first view over the websocket and any ``fetch`` of a literal ``/api/`` address in
 its modules (Trivinity's card table).
@@ -345,7 +346,8 @@ def report(pages: Sequence[Page], command: str) -> str:
         "(every game's at the lobby, for its entry and art; the table's own game's at a "
         "table); and at a table the dynamic imports of that game's modules (its view) with "
         "the style sheets they link. A table is a new hot-seat match of the game. Bytes as "
-        "served: the server does not compress; *gzip* is what gzip -6 would send.",
+        "decoded; *gzip* is what gzip -6 makes of them, as the server sends a body of 1 kB or "
+        "more to a browser that accepts gzip.",
         "",
         "| page | files | bytes | gzip | first data it needs, bytes |",
         "|---|---|---|---|---|",

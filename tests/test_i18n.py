@@ -108,6 +108,9 @@ def test_the_server_serves_each_language_catalogue(web_client: TestClient) -> No
         answer = web_client.get(f"/api/i18n/{lang}")
         assert answer.status_code == 200 and answer.json()["lang"] == lang
     assert web_client.get("/api/i18n/pl").json()["messages"]["Rules"] == "Zasady"
+    gzipped = web_client.get("/api/i18n/fr", headers={"Accept-Encoding": "gzip"})
+    assert gzipped.headers["content-encoding"] == "gzip"  # about a fifth of its size
+    assert int(gzipped.headers["content-length"]) < len(gzipped.content) / 3
     wrong = web_client.get("/api/i18n/de")
     assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "unknown_language"
 

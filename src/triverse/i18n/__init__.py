@@ -190,21 +190,42 @@ def game_message(game: str, code: str, template: str, count: int | None = None) 
     return pgettext(context, template)
 
 
+BROWSER_SOURCES = ("web/", "data/")
+"""Where the texts the browser shows are written: its scripts, and the games' data."""
+
+
+@cache
+def browser_texts() -> frozenset[tuple[str | None, str]]:
+    """The (context, msgid) of every text the browser shows, from the template's locations (the
+    CLI's texts are left out of the browser's catalogue)."""
+    from babel.messages.pofile import read_po
+
+    with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as f:
+        template = read_po(f, domain=DOMAIN)
+    return frozenset(
+        (m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template
+        if m.id and any(path.startswith(BROWSER_SOURCES) for path, _ in m.locations))
+
+
 @cache
 def browser_catalogue(lang: str) -> dict[str, Any]:
     """The catalogue of ``lang`` for the browser (``web/js/i18n.js``): ``messages`` maps each
-    msgid (``"context\\u0004msgid"`` with a context) to its text or its list of plural forms;
-    untranslated entries are left out, so that the browser shows the English."""
+    msgid (``"context\\u0004msgid"`` with a context) the browser shows (:func:`browser_texts`)
+    to its text or its list of plural forms; untranslated entries are left out, so that the
+    browser shows the English."""
     messages: dict[str, Any] = {}
     if lang != DEFAULT and lang in LANGUAGES and po_path(lang).is_file():
         from babel.messages.pofile import read_po
 
+        wanted = browser_texts()
         with po_path(lang).open("rb") as f:
             catalog = read_po(f, locale=lang, domain=DOMAIN)
         for message in catalog:
             if not message.id or message.fuzzy:
                 continue
             msgid = message.id if isinstance(message.id, str) else message.id[0]
+            if (message.context, msgid) not in wanted:
+                continue
             key = f"{message.context}\u0004{msgid}" if message.context else msgid
             if isinstance(message.string, tuple):
                 if all(message.string):

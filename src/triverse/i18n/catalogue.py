@@ -154,7 +154,7 @@ def data_texts() -> Iterator[Found]:
     """The texts of every game's data (:meth:`~triverse.core.game.Game.texts`)."""
     for name in available_games():
         for text in game_class(name).texts():
-            yield Found(text, f"game {name}")
+            yield Found(text, f"data/{name}")
 
 
 def _text(context: str | None, message: str | tuple[str, ...]) -> Text:
@@ -169,11 +169,13 @@ def template(found: Iterable[Found]) -> Catalog:
     for item in sorted(found, key=lambda f: (f.text.context, f.text.msgid)):
         msgid: str | tuple[str, str] = (
             (item.text.msgid, item.text.plural) if item.text.plural else item.text.msgid)
+        where = (item.where.split(":")[0], 0)  # the file, not the line (0: none)
         known = catalog.get(item.text.msgid, item.text.context or None)
         if known is not None:
-            known.locations.append((item.where, 0))
+            if where not in known.locations:
+                known.locations.append(where)
             continue
-        catalog.add(msgid, locations=[(item.where, 0)], context=item.text.context or None)
+        catalog.add(msgid, locations=[where], context=item.text.context or None)
     return catalog
 
 
@@ -204,10 +206,12 @@ def read(path: Path, lang: str | None = None) -> Catalog:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-def dump(catalog: Catalog) -> bytes:
+def dump(catalog: Catalog, locations: bool = False) -> bytes:
+    """A catalogue as a ``.po`` file: the template with each msgid's files (no line numbers, so
+    that moving code does not change it), a language's without them."""
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=100, no_location=True, omit_header=False,
-             include_previous=False)
+    write_po(buffer, catalog, width=100, no_location=not locations, omit_header=False,
+             include_previous=False, include_lineno=False)
     return buffer.getvalue()
 
 
@@ -216,7 +220,7 @@ def update(languages: Iterable[str] = LANGUAGES) -> dict[str, int]:
     untranslated entries, by language."""
     pot = template(all_texts())
     POT.parent.mkdir(parents=True, exist_ok=True)
-    POT.write_bytes(dump(pot))
+    POT.write_bytes(dump(pot, locations=True))
     counts: dict[str, int] = {}
     for lang in languages:
         if lang == DEFAULT:
