@@ -3,7 +3,7 @@
 // the player's language by localTemplates (the catalogues keep them under the context
 // "<game>:<code>", docs/i18n.md). No English text of the server is parsed: a template is filled
 // in from the code's parameters.
-import { dataPlural, dataText, formatNumber } from "./i18n.js";
+import { dataPlural, dataText, formatNumber, t } from "./i18n.js";
 
 /** The parameters that are seats (0-based), shown by the seat's name. */
 const SEAT_PARAMS = ["winner", "opener", "owner", "seat", "from"];
@@ -99,3 +99,32 @@ export function groupEvents(events) {
   }
   return out;
 }
+
+/** A refusal of the server's own (docs/protocol.md, "Errors") in words, by its code; null for
+ * a code it does not know (the caller shows the server's message then). A refusal of the
+ * game's rules carries a message code of the game's instead (`reason`). */
+export function serverErrorText(code) {
+  switch (code) {
+    case "bad_json": case "bad_request": return t("The server could not read that request.");
+    case "bad_notation": return t("That move is not written as the game writes moves.");
+    case "illegal_action": return t("That move is not allowed here.");
+    case "reserved_action": return t("That action is the server's own.");
+    case "not_supported": return t("This game does not offer that.");
+    case "missing_token": case "wrong_token": return t("This browser does not hold that seat.");
+    case "bad_origin": return t("That request came from another site.");
+    case "not_found": case "unknown_match": return t("There is no such game.");
+    case "stale_move": return t("The game moved on meanwhile: here it is as it stands.");
+    case "not_your_turn": return t("It is not your turn.");
+    case "time_up": return t("Time is up for this turn.");
+    case "game_over": return t("The game is over.");
+    case "not_finished": return t("The game is not finished yet.");
+    case "too_large": return t("That request is too large.");
+    case "rate_limited": return t("Too many requests: wait a moment and try again.");
+    case "too_many_computer_matches": return t("Too many games against the computer at once: finish one first.");
+    case "too_many_sockets": return t("Too many open connections from this address.");
+    case "server_busy": return t("The server is busy: try again in a moment.");
+    case "server_error": return t("Something went wrong on the server.");
+    default: return null;
+  }
+}
+

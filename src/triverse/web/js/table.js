@@ -18,7 +18,7 @@ import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
 import { formatNumber, t } from "./i18n.js";
-import { groupEvents, localTemplates, renderMessage } from "./messages.js";
+import { groupEvents, localTemplates, renderMessage, serverErrorText } from "./messages.js";
 import { displayNames, hasDefaultName } from "./names.js";
 import { cheer, chime, click } from "./sound.js";
 import { addSeat, invitesOf, prefs, seatsOf, setPrefs, updateSeats } from "./store.js";
@@ -96,11 +96,12 @@ export class Table {
   }
 
   /** Why the server refused (an answer or error): from the rules' message code when it has
-   * one ("3-5 would cross 1-2"), else the server's message. */
+   * one ("3-5 would cross 1-2"), else from the server's error code, else its message. */
   refusalText(answer) {
     const r = answer.reason;
     const names = this.names();
-    return (r && renderMessage(this.messages, r.code, r.params, { names })) || answer.message;
+    return (r && renderMessage(this.messages, r.code, r.params, { names }))
+      || serverErrorText(answer.code) || answer.message;
   }
 
   /** An event in words, from its message code ("Ann drew 7 tiles (-35)"); its label when the
