@@ -301,13 +301,15 @@ def docker_compose_works() -> str | None:
     return None
 
 
-def test_docker_compose_accepts_the_file() -> None:
+def test_docker_compose_accepts_the_file(tmp_path: Path) -> None:
     reason = docker_compose_works()
     if reason is not None:
         pytest.skip(reason)
     base = {name: value for name, value in os.environ.items() if name not in SECRETS}
+    no_env_file = tmp_path / "empty.env"  # a developer's .env must not fill the secrets in
+    no_env_file.write_text("", encoding="utf-8")
     command = ["docker", "compose", "--project-directory", str(ROOT), "-f", str(COMPOSE),
-               "config", "--format", "json"]
+               "--env-file", str(no_env_file), "config", "--format", "json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False,
                           cwd=ROOT, env={**base, **PLACEHOLDERS})
     assert done.returncode == 0, done.stderr
@@ -316,7 +318,7 @@ def test_docker_compose_accepts_the_file() -> None:
     server_env = config["services"][SERVERS[0]]["environment"]
     assert PLACEHOLDERS["POSTGRES_PASSWORD"] in server_env["TRIVERSE_DB_URL"]
     refused = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False,
-                             cwd=ROOT, env={**base, "COMPOSE_DISABLE_ENV_FILE": "1"})
+                             cwd=ROOT, env=base)
     assert refused.returncode != 0 and "POSTGRES_PASSWORD" in refused.stderr
 
 
