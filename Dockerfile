@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Triverse's web server in a container: `triverse serve` with PostgreSQL and Redis support.
 # The database, Redis and the secrets come from TRIVERSE_* environment variables
 # (docs/server.md, "Configuration" and "Running with containers"); compose.yaml sets them.
