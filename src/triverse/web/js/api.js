@@ -49,6 +49,8 @@ export const api = {
   pause: (id, token, paused) =>
     call("POST", `/api/matches/${encodeURIComponent(id)}/pause?log=40`,
       { token, body: { paused } }),
+  preview: (id, token, action, move) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/preview`, { token, body: { action, move } }),
   hint: (id, token, move) =>
     call("POST", `/api/matches/${encodeURIComponent(id)}/hint`, { token, body: { move } }),
   review: (id, token) =>

@@ -74,21 +74,26 @@ export function cheer(seconds = 3.2) {
 
 /** Two bright notes for a special play (Hexagon, Span, Bridge, Slide). */
 export function chime() {
+  notes([660, 990], { type: "triangle", gap: 0.12, peak: 0.25, length: 0.45 });
+}
+
+/** Short notes one after another, each rising fast and fading. */
+function notes(frequencies, { type, gap, peak, length }) {
   const ctx = audio();
   if (!ctx) return;
   const now = ctx.currentTime;
-  [660, 990].forEach((f, i) => {
+  frequencies.forEach((f, i) => {
     const osc = ctx.createOscillator();
-    osc.type = "triangle";
+    osc.type = type;
     osc.frequency.value = f;
     const env = ctx.createGain();
-    const t = now + i * 0.12;
+    const t = now + i * gap;
     env.gain.setValueAtTime(0.0001, t);
-    env.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
-    env.gain.exponentialRampToValueAtTime(0.0001, t + 0.45);
+    env.gain.exponentialRampToValueAtTime(peak, t + 0.02);
+    env.gain.exponentialRampToValueAtTime(0.0001, t + length);
     osc.connect(env).connect(ctx.destination);
     osc.start(t);
-    osc.stop(t + 0.5);
+    osc.stop(t + length + 0.05);
   });
 }
 
@@ -113,20 +118,5 @@ export function click() {
  * document.body.dataset.turnCues, so that a test can see the cue was given. */
 export function yourTurn() {
   document.body.dataset.turnCues = String(Number(document.body.dataset.turnCues || 0) + 1);
-  const ctx = audio();
-  if (!ctx) return;
-  const now = ctx.currentTime;
-  [523.25, 784].forEach((f, i) => {
-    const osc = ctx.createOscillator();
-    osc.type = "sine";
-    osc.frequency.value = f;
-    const env = ctx.createGain();
-    const t = now + i * 0.16;
-    env.gain.setValueAtTime(0.0001, t);
-    env.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
-    env.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
-    osc.connect(env).connect(ctx.destination);
-    osc.start(t);
-    osc.stop(t + 0.4);
-  });
+  notes([523.25, 784], { type: "sine", gap: 0.16, peak: 0.2, length: 0.35 });
 }

@@ -4,20 +4,11 @@
 // says it in words: "This play scores 49: tile 9 + Bridge 40". The server is authoritative:
 // nothing is counted here. Answers are kept per move and placement, so hovering back and
 // forth asks once.
+import { api } from "../api.js";
 import { formatNumber, t, tn } from "../i18n.js";
 import { h } from "../ui.js";
 
 const DELAY_MS = 90;
-
-/** POST /api/matches/{id}/preview: what placing `action` would score for the seat to move. */
-async function previewCall(id, token, action, move) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-Seat-Token"] = token;
-  const answer = await fetch(`/api/matches/${encodeURIComponent(id)}/preview`, {
-    method: "POST", headers, body: JSON.stringify({ action, move }) });
-  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-  return answer.json();
-}
 
 /** One part of the score in words, from its message code. */
 export function partText(item) {
@@ -66,7 +57,7 @@ export class ScorePreview {
     const token = this.table.tokens && this.table.tokens.get(this.table.identity);
     let data;
     try {
-      data = await previewCall(this.table.matchId, token, notation, move);
+      data = await api.preview(this.table.matchId, token, notation, move);
     } catch {
       if (seq === this.seq) this.hide();
       return;

@@ -3,6 +3,7 @@
 // of the tentative play (POST /api/matches/{id}/preview), each line and refusal worded from its
 // message code with the table's templates. Used by games/trident-view.js, whose view object (`v`)
 // each function takes.
+import { api } from "../api.js";
 import { h, openDialog } from "../ui.js";
 import { t, tn } from "../i18n.js";
 import { renderMessage } from "../messages.js";
@@ -120,16 +121,6 @@ export function askJoker(r, c) {
   return dialog.then((n) => (n === null || n === "null" ? null : Number(n)));
 }
 
-/** POST /api/matches/{id}/preview (docs/protocol.md): what a tentative play would score. */
-async function previewCall(id, token, action, move) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-Seat-Token"] = token;
-  const answer = await fetch(`/api/matches/${encodeURIComponent(id)}/preview`, {
-    method: "POST", headers, body: JSON.stringify({ action, move }) });
-  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-  return answer.json();
-}
-
 /** Asks the server for the preview of the tentative tiles soon (a newer change wins). */
 export function schedulePreview(v) {
   clearTimeout(v.previewTimer);
@@ -155,7 +146,7 @@ async function fetchPreview(v) {
   const token = v.table.tokens && v.table.tokens.get(v.table.identity);
   let data;
   try {
-    data = await previewCall(v.table.matchId, token, playNotation(v.tentative), v.view.move);
+    data = await api.preview(v.table.matchId, token, playNotation(v.tentative), v.view.move);
   } catch {
     if (seq === v.previewSeq) hidePreview(v);
     return;
