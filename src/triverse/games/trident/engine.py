@@ -382,7 +382,9 @@ class TridentState(State[Action]):
         events = [Event("place", seat, 0, f"Plays {text}", {
             "play": text,
             "tiles": [{"row": p.row, "col": p.col, "value": p.value, "joker": p.joker}
-                      for p in play.tiles]}, None, "played", {"play": text, "total": total})]
+                      for p in play.tiles]}, None, "played",
+            {"play": text, "values": [f"*{p.value}" if p.joker else p.value for p in play.tiles],
+             "total": total})]
         rack = self.racks[seat]
         squares = play.squares
         for p, s in zip(play.tiles, squares, strict=True):

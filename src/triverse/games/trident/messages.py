@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 MESSAGES: Mapping[str, str] = {
-    "played": "{who} played {play} for {total}",
+    "played": "{who} played {values} for {total}",
     "score.pair": "{who}: pair {sum} for {total}",
     "score.trio": "{who}: trio {sum} for {total}",
     "score.tile": "{who}: tile {sum} for {total}",
