@@ -280,7 +280,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     )
 
     # The flags override the TRIVERSE_* environment variables (docs/server.md).
-    settings = settings_with(host=args.host, port=args.port, db_url=args.db)
+    settings = settings_with(host=args.host, port=args.port, db_url=args.db,
+                             log_format="json" if args.log_json else None)
     url = address(settings.host, settings.port)
     try:
         check_port(settings.host, settings.port, url)

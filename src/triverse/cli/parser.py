@@ -155,6 +155,9 @@ def _add_serve(sub: Subcommands[argparse.ArgumentParser]) -> None:
                      help=_("database URL, sqlite:///FILE or postgresql://USER@HOST/DB "
                             "(default: $TRIVERSE_DB_URL, else triverse.sqlite3 in the user data "
                             "directory; the server prints which)"))
+    srv.add_argument("--log-json", action="store_true",
+                     help=_("write the logs as JSON lines, for a log collector (default: "
+                            "$TRIVERSE_LOG_FORMAT, else text)"))
 
 
 def _add_replay(sub: Subcommands[argparse.ArgumentParser]) -> None:

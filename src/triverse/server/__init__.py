@@ -51,18 +51,22 @@ def serve(
     (``bot_delay=0.3``, say), override the ``TRIVERSE_*`` environment variables
     (:class:`~triverse.server.config.Settings`); ``settings=`` gives them all at once. The
     other keyword arguments go to :func:`create_app` (``pubsub``, ``clock``, ``cache``).
+    Logs are uvicorn's lines and the ``triverse`` loggers', as text or JSON lines
+    (``log_format``: :func:`triverse.server.logs.logging_config`).
     """
     import uvicorn
 
     from triverse.server.app import create_app as _create_app
     from triverse.server.config import Settings, settings_with
+    from triverse.server.logs import logging_config
 
     settings = kwargs.pop("settings", None)
     if settings is None:
         given = {name: kwargs.pop(name) for name in list(kwargs) if name in Settings.model_fields}
         settings = settings_with(host=host, port=port, db_url=db_url, **given)
     app = _create_app(settings=settings, **kwargs)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level,
+                log_config=logging_config(settings.log_format, log_level))
 
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "address", "create_app", "serve"]

@@ -39,7 +39,9 @@ from triverse.server.guards import (
     redact_logs,
     too_large_message,
 )
+from triverse.server.health import Health, service_checks
 from triverse.server.matches import MatchCache
+from triverse.server.metrics import ServerMetrics, install_metrics
 from triverse.server.pubsub import InProcessPubSub, PubSub
 from triverse.server.quotas import client_address
 from triverse.server.routes import API_ROUTERS
@@ -107,13 +109,16 @@ def create_app(
     app.state.service = service
     app.state.settings = settings
     app.state.pubsub = hub
+    app.state.health = Health(service_checks(service), settings.health_timeout)
+    service.metrics.watch(service)
     _install(app, service, settings)
     return app
 
 
 def _install(app: FastAPI, service: MatchService, settings: Settings) -> None:
-    """The error handlers, the guards every request passes, the routes and the pages."""
-    _install_error_handlers(app)
+    """The error handlers, the guards every request passes, the routes, ``/metrics`` and the
+    pages."""
+    _install_error_handlers(app, service.metrics)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     # Scripts, styles, pages and JSON answers of 1 kB or more go gzipped to a client that takes
     # it (the translation catalogues shrink to a fifth; docs/performance.md, "Web").
@@ -122,6 +127,8 @@ def _install(app: FastAPI, service: MatchService, settings: Settings) -> None:
     redact_logs()
     for router in API_ROUTERS:
         app.include_router(router)
+    if settings.metrics:
+        install_metrics(app, service.metrics)
     if settings.api_docs:
         install_api_docs(app)
     install_pages(app, settings.static_dir or WEB_DIR, service.games.values())
@@ -183,8 +190,9 @@ def _safe_url(url: str) -> str:
 
 
 # --- errors ----------------------------------------------------------------------------------
-def _error(status: int, code: str, message: str,
+def _error(metrics: ServerMetrics, status: int, code: str, message: str,
            headers: dict[str, str] | None = None) -> JSONResponse:
+    metrics.error(code, "http")
     return error_response(code, message, headers, status)
 
 
@@ -217,9 +225,12 @@ def _allowed_methods(app: FastAPI, request: Request) -> str:
     return ", ".join(allowed or ("GET", "HEAD"))
 
 
-def _install_error_handlers(app: FastAPI) -> None:
+def _install_error_handlers(app: FastAPI, metrics: ServerMetrics) -> None:
+    """Every error answered in the protocol's shape, and counted (``triverse_errors_total``)."""
+
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> JSONResponse:
+        metrics.error(exc.code, "http")
         if exc.code == "wrong_token":  # a guess: counted towards the address's lockout
             await service_of(request).quotas.rates.count("token_failure",
                                                          client_address(request))
@@ -234,15 +245,16 @@ def _install_error_handlers(app: FastAPI) -> None:
         for err in errors:
             if err.get("type") == "json_invalid":
                 detail = err.get("ctx", {}).get("error", "")
-                return _error(400, "bad_json", f"the body is not valid JSON: {detail}".strip())
+                return _error(metrics, 400, "bad_json",
+                              f"the body is not valid JSON: {detail}".strip())
         message = "; ".join(f"{_where(err.get('loc', ()))}: {err.get('msg', 'invalid')}"
                             for err in errors)
-        return _error(422, "bad_request", message or "the request is not valid")
+        return _error(metrics, 422, "bad_request", message or "the request is not valid")
 
     @app.exception_handler(Exception)
     async def crash(_request: Request, exc: Exception) -> JSONResponse:
         log.error("request failed", exc_info=exc)
-        return _error(500, "server_error", "the server failed to handle this request")
+        return _error(metrics, 500, "server_error", "the server failed to handle this request")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -250,10 +262,11 @@ def _install_error_handlers(app: FastAPI) -> None:
         cause = exc.__cause__
         why = BAD_BODIES.get(type(cause)) if status == 400 and cause is not None else None
         if why is not None:  # FastAPI's "error parsing the body", from the error it met
-            return _error(400, "bad_json", f"the body is not valid JSON: {why}")
+            return _error(metrics, 400, "bad_json", f"the body is not valid JSON: {why}")
         if status == 413:
-            return _error(413, "too_large", too_large_message(app.state.settings.max_body))
+            return _error(metrics, 413, "too_large",
+                          too_large_message(app.state.settings.max_body))
         if status == 405:
             headers["Allow"] = _allowed_methods(app, request)
         code = "not_found" if status == 404 else "http_error"
-        return _error(status, code, str(exc.detail), headers)
+        return _error(metrics, status, code, str(exc.detail), headers)

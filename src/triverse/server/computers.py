@@ -30,6 +30,7 @@ from triverse.server.config import Settings
 from triverse.server.errors import ServerError
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches
+from triverse.server.metrics import ServerMetrics
 from triverse.server.play import Referee
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import THINKING_LEVELS
@@ -71,7 +72,7 @@ class ComputerPlayers:
 
     def __init__(
         self, settings: Settings, bots: BotPool, matches: LiveMatches, referee: Referee,
-        clocks: TurnClocks, repository: MatchRepository,
+        clocks: TurnClocks, repository: MatchRepository, metrics: ServerMetrics | None = None,
     ) -> None:
         self.settings = settings
         self.bots = bots
@@ -79,6 +80,7 @@ class ComputerPlayers:
         self.referee = referee
         self.clocks = clocks
         self.repository = repository
+        self.metrics = ServerMetrics() if metrics is None else metrics
         given = settings.bot_secret
         self._secret = (secrets.token_bytes(SECRET_BYTES) if given is None
                         else given.get_secret_value().encode())
@@ -147,6 +149,7 @@ class ComputerPlayers:
     async def _move(self, live: LiveMatch, seat: int) -> None:
         number = live.state.move_number
         notation = await self._think(live, seat)
+        started = self.metrics.start()
         async with self.matches.hold(live):
             if live.paused or live.state.move_number != number or live.finished:
                 return
@@ -158,6 +161,7 @@ class ComputerPlayers:
                 await self.referee.advance(live, seat, action)
             except ServerError:  # another process played it first
                 return
+        self.metrics.moved(live, number, seat, "computer", started)
 
     async def _think(self, live: LiveMatch, seat: int) -> str | None:
         """The notation the seat's computer picks in the pool (``None`` if it failed)."""

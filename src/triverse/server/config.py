@@ -38,6 +38,7 @@ DB_ENV = "TRIVERSE_DB_URL"
 DEFAULT_DB_FILE = "triverse.sqlite3"
 
 BotExecutor = Literal["process", "thread"]
+LogFormat = Literal["text", "json"]
 
 
 def default_database_path() -> Path:
@@ -182,6 +183,16 @@ class Settings(BaseSettings):
     """Websockets open at once on one match."""
     sockets_per_client: int = Field(20, ge=1)
     """Websockets one client address may have open at once."""
+    # --- observability (docs/server.md, "Metrics, logs and health")
+    metrics: bool = True
+    """Whether ``/metrics`` serves the Prometheus metrics (``false``: a ``404``). They show the
+    server's load (moves, sockets, queues, errors), never a match's content or a token."""
+    log_format: LogFormat = "text"
+    """How ``triverse serve`` writes its logs: ``text`` (uvicorn's lines) or ``json`` (one JSON
+    object a line, for a log collector; ``triverse serve --log-json``)."""
+    health_timeout: Seconds = 3.0
+    """Seconds each check of ``/api/health`` (the database, Redis) may take before it counts as
+    failing."""
 
 
 def settings_with(**given: Any) -> Settings:

@@ -37,6 +37,7 @@ from triverse.server.errors import ServerError
 from triverse.server.finished import record_json, replay_view
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
+from triverse.server.metrics import ServerMetrics
 from triverse.server.play import CreatedMatch, Referee
 from triverse.server.pubsub import MatchNews, PubSub
 from triverse.server.quotas import Quotas
@@ -94,8 +95,10 @@ class MatchService:
         self.matches = LiveMatches(self.repository, self.catalog, cache, self.clocks.seen)
         self.referee = Referee(settings, self.catalog, self.repository, self.matches,
                                self.clocks, self.news)
+        self.metrics = ServerMetrics()
+        """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
-                                         self.clocks, self.repository)
+                                         self.clocks, self.repository, self.metrics)
         self.advisors = Advisors(settings, bots)
         self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
         self._admitting = asyncio.Lock()
@@ -207,12 +210,16 @@ class MatchService:
     # --- play ------------------------------------------------------------------------------------
     async def act(self, match_id: str, token: str | None, text: str, move: int) -> LiveMatch:
         """Check, store and apply a human's action (:meth:`Referee.act`); returns the match."""
+        started = self.metrics.start()
         try:
             live = await self.referee.act(match_id, token, text, move)
         except ServerError as exc:
             if exc.code == "time_up":  # the missed turn was recorded: a computer may be next
-                self.computers.schedule(await self.matches.get(match_id))
+                live = await self.matches.get(match_id)
+                self.metrics.moved(live, move, live.log[move].seat, "timeout", started)
+                self.computers.schedule(live)
             raise
+        self.metrics.moved(live, move, live.log[move].seat, "human", started)
         self.computers.schedule(live)
         return live
 
@@ -225,9 +232,11 @@ class MatchService:
     async def time_out(self, match_id: str, move: int) -> bool:
         """Record the time-out of the turn at ``move`` if it is still due
         (:meth:`Referee.time_out`; the scheduler calls this); whether it was recorded."""
+        started = self.metrics.start()
         live = await self.referee.time_out(match_id, move)
         if live is None:
             return False
+        self.metrics.moved(live, move, live.log[move].seat, "timeout", started)
         self.computers.schedule(live)
         return True
 

@@ -88,6 +88,7 @@ class MatchConnection:
 
     async def send_error(self, error: ServerError, request_id: Any = None) -> None:
         """Send an ``error`` message (with ``retry_after`` when the error has one)."""
+        self.service.metrics.error(error.code, "websocket")
         message = {"type": "error", **error.to_json(), "id": request_id}
         if error.retry_after is not None:
             message["retry_after"] = error.retry_after

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
 from triverse.ai import LEVELS
 from triverse.ai.knowledge import knowledge_for
 from triverse.core.messages import CORE_MESSAGES
 from triverse.server.catalog import GameEntry
 from triverse.server.errors import ServerError, clip
+from triverse.server.health import Health
 from triverse.server.routes.deps import ERRORS, Service
 from triverse.server.schemas import GameInfo, GamesAnswer, OptionInfo, ThinkInfo
 from triverse.server.seats import MODES, THINK_RANGE, THINKING_LEVELS
@@ -42,10 +44,25 @@ def games_answer(service: MatchService) -> GamesAnswer:
                        levels=list(LEVELS), think=think, modes=list(MODES))
 
 
-@router.get("/api/health", tags=["server"])
-async def health() -> dict[str, str]:
-    """Whether the server is up."""
-    return {"status": "ok"}
+HEALTH_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"description": "every store answers",
+          "content": {"application/json": {"example": {"status": "ok", "database": "ok"}}}},
+    503: {"description": "a store does not answer; the failing ones are named",
+          "content": {"application/json": {"example": {
+              "status": "failing", "database": "ok", "redis": "failing"}}}},
+}
+
+
+@router.get("/api/health", tags=["server"], responses=HEALTH_ANSWERS)
+async def health(request: Request) -> JSONResponse:
+    """Whether the server and the stores it needs answer: the database (``SELECT 1``) and,
+    when the rate limits count there, Redis (``PING``). ``200`` with ``"status": "ok"`` and
+    each check ``"ok"``; ``503`` with ``"status": "failing"`` and the failing checks named
+    ``"failing"`` (why is in the server's log)."""
+    checks: Health = request.app.state.health
+    healthy, answer = await checks.report()
+    return JSONResponse(answer, status_code=200 if healthy else 503,
+                        headers={"Cache-Control": "no-store"})
 
 
 @router.get("/api/games", tags=["games"])
