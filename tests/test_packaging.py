@@ -68,7 +68,7 @@ def test_the_base_install_is_the_engines_and_the_server_is_an_extra() -> None:
     names = {requirement.split(">")[0].split("[")[0] for requirement in project["dependencies"]}
     assert names == {"rich", "babel"}  # the terminal, and its translations (docs/i18n.md)
     extras = project["optional-dependencies"]
-    server = {r.split(">")[0] for r in extras["server"]}
+    server = {r.split(">")[0].replace("-", "_") for r in extras["server"]}  # module names
     assert server >= set(cli.SERVER_PACKAGES)
     assert "triverse[server,postgres,redis,adapters]" in extras["test"]
 

@@ -41,7 +41,8 @@ from triverse.progress import Progress
 
 __all__ = ["COMMANDS", "CliError", "build_parser", "cmd_play", "main", "simulate"]
 
-SERVER_PACKAGES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "alembic", "platformdirs")
+SERVER_PACKAGES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "alembic", "platformdirs",
+                   "prometheus_client")
 """What ``triverse serve`` needs beyond the engines: the ``server`` extra."""
 
 
