@@ -227,13 +227,25 @@ def _hold(url: str, holders: list[subprocess.Popen[str]], fork: bool = False) ->
     return child
 
 
+def _claim_soon(url: str) -> Any:
+    """The database's claim, taken within 10 s: PostgreSQL (or the OS, for a file lock) may take
+    a moment to see a killed holder's socket closed."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return claim_database(url)
+        except DatabaseInUse:
+            assert time.monotonic() < deadline, "the killed holder's claim was never released"
+            time.sleep(0.05)
+
+
 def _killed_holder_leaves_no_claim(url: str, holders: list[subprocess.Popen[str]]) -> None:
     _hold(url, holders)
     with pytest.raises(DatabaseInUse, match="another Triverse server is using the database"):
         claim_database(url)
     holders[-1].send_signal(signal.SIGKILL)
     holders[-1].wait()
-    claim = claim_database(url)
+    claim = _claim_soon(url)
     assert claim.held
     claim.release()
     # A forked child (a worker of the pool, say) outliving its killed parent holds nothing.
@@ -243,15 +255,7 @@ def _killed_holder_leaves_no_claim(url: str, holders: list[subprocess.Popen[str]
         holders[-1].send_signal(signal.SIGKILL)
         holders[-1].wait()
         os.kill(child, 0)  # still alive
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                claim = claim_database(url)
-                break
-            except DatabaseInUse:  # PostgreSQL may take a moment to see the socket closed
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
-        claim.release()
+        _claim_soon(url).release()
     finally:
         os.kill(child, signal.SIGKILL)
 
