@@ -39,9 +39,12 @@ def dumps(message: Any) -> str:
     '{"move":2,"name":"Zoë","3":[1.5,null]}'
     """
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # integers beyond 64 bits, say
-        return json.dumps(message, separators=(",", ":"))
+        return orjson.dumps(message).decode()
+    except TypeError:  # keys that are not strings (slower), integers beyond 64 bits
+        try:
+            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            return json.dumps(message, separators=(",", ":"))
 
 
 def changes(old: Json, new: Json) -> Json | None:
