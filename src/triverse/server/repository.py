@@ -108,7 +108,9 @@ class MatchRepository:
                         if isinstance(self.engine.pool, StaticPool) else None)
         self._one_statement = self.engine.dialect.name == "postgresql"
         """Whether a move is stored with one statement in autocommit (one round trip)."""
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._autocommit = (make_engine(url, isolation_level="AUTOCOMMIT")
+                            if self._one_statement else self.engine)
+        """PostgreSQL: the connections that store moves, in autocommit from the start."""
 
     def migrate(self) -> None:
         """Create or upgrade the tables (blocking; called once at start-up)."""
@@ -119,6 +121,7 @@ class MatchRepository:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
         self.engine.dispose()
+        self._autocommit.dispose()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """Run a blocking database function off the event loop."""
