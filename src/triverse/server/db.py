@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -117,8 +119,9 @@ class MoveRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-def make_engine(url: str) -> Engine:
-    """A SQLAlchemy engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+def make_engine(url: str, **options: Any) -> Engine:
+    """A SQLAlchemy engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout.
+    ``options`` go to ``create_engine`` for other databases (``isolation_level``, say)."""
     if url.startswith("sqlite"):
         memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
         engine = create_engine(
@@ -142,7 +145,34 @@ def make_engine(url: str) -> Engine:
     # The pool holds a connection for every thread that may use one at once (asyncio's default
     # executor has min(32, cores + 4) threads), so connections are not opened per move.
     threads = min(32, (os.cpu_count() or 1) + 4)
-    return create_engine(url, pool_pre_ping=True, pool_size=threads + 1, max_overflow=4)
+    engine = create_engine(url, pool_size=threads + 1, max_overflow=4, **options)
+    ping_when_idle(engine)
+    return engine
+
+
+PING_AFTER = 1.0
+"""Seconds a pooled connection may have been idle before it is checked at checkout."""
+
+
+def ping_when_idle(engine: Engine, after: float = PING_AFTER) -> None:
+    """Check a pooled connection that has been idle more than ``after`` seconds as it is
+    checked out (one round trip), and replace it if the database dropped it (a restart, say):
+    ``pool_pre_ping`` checks every checkout, a round trip before every move under load. A
+    connection dropped while in use fails that statement, and the pool replaces it then."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since <= after:
+            return  # new, or in use a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError("the database dropped the connection") from exc
 
 
 def migrate(engine: Engine) -> None:

@@ -23,6 +23,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from triverse.server.live import LiveMatch
 from triverse.server.views import render_view
 
@@ -30,8 +32,19 @@ Json = dict[str, Any]
 
 
 def dumps(message: Any) -> str:
-    """Compact JSON, as every websocket message is sent."""
-    return json.dumps(message, separators=(",", ":"))
+    """Compact JSON, as every websocket message is sent (``orjson``: non-ASCII characters as
+    themselves, not ``\\u`` escapes; the standard library's encoder for what it refuses).
+
+    >>> dumps({"move": 2, "name": "Zoë", 3: [1.5, None]})
+    '{"move":2,"name":"Zoë","3":[1.5,null]}'
+    """
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # keys that are not strings (slower), integers beyond 64 bits
+        try:
+            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            return json.dumps(message, separators=(",", ":"))
 
 
 def changes(old: Json, new: Json) -> Json | None:
@@ -106,9 +119,9 @@ _PUBLIC: weakref.WeakKeyDictionary[LiveMatch, dict[int | None, _Public]] = (
     weakref.WeakKeyDictionary())
 
 
-def _key(live: LiveMatch) -> tuple[Any, ...]:
-    """What a public view is made of besides the state (which is replaced, never changed in
-    place, at every move): it is rendered again when one of them changes."""
+def view_key(live: LiveMatch) -> tuple[Any, ...]:
+    """What a view is made of besides the state (which is replaced, never changed in place, at
+    every move) and what never changes: it is rendered again when one of them changes."""
     return (len(live.log), live.paused, live.deadline,
             tuple(live.connected(seat.seat) for seat in live.seats))
 
@@ -117,7 +130,7 @@ def public_view(live: LiveMatch, log_limit: int | None = None) -> Rendered:
     """The public (spectators') view of ``live``, rendered once per change of the match and
     shared by every caller."""
     views = _PUBLIC.setdefault(live, {})
-    key = _key(live)
+    key = view_key(live)
     held = views.get(log_limit)
     if held is not None and held.state is live.state and held.key == key:
         return held.rendered

@@ -104,6 +104,10 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recalls: dict[int, Recall] = field(default_factory=dict)
     """Per seat, what its veteran (or hint) remembers so far: see :meth:`memory_of`."""
+    log_cache: dict[tuple[int, int | None], tuple[LogEntry, dict[str, Any]]] = field(
+        default_factory=dict)
+    """The recent log entries as each viewer sees them (:func:`triverse.server.views.log_json`),
+    made once rather than at every view."""
 
     @property
     def finished(self) -> bool:

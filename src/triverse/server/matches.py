@@ -27,7 +27,7 @@ from triverse.server.bots import GameSpec
 from triverse.server.catalog import GameCatalog
 from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch, LogEntry
-from triverse.server.repository import MatchRepository, StoredMatch, StoredMove
+from triverse.server.repository import Expected, MatchRepository, StoredMatch, StoredMove
 
 log = logging.getLogger(__name__)
 
@@ -132,11 +132,21 @@ class LiveMatches:
         self.cache.put(live)
 
     @asynccontextmanager
-    async def hold(self, live: LiveMatch) -> AsyncIterator[LiveMatch]:
-        """Lock ``live`` and bring it up to date with the database, for a change."""
+    async def hold(self, live: LiveMatch, at: int | None = None) -> AsyncIterator[LiveMatch]:
+        """Lock ``live`` and bring it up to date with the database, for a change.
+
+        With ``at``, a match cached at move ``at`` is not read from the database: a change
+        then stores with the guard :meth:`expected` gives, which the database refuses if
+        another process changed the match meanwhile (and the match is caught up then)."""
         async with self.cache.lock(live):
-            await self.catch_up(live)
+            if at is None or live.state.move_number != at:
+                await self.catch_up(live)
             yield live
+
+    @staticmethod
+    def expected(live: LiveMatch) -> Expected:
+        """What the database must still hold of ``live`` for a change made from memory."""
+        return Expected(live.paused, live.deadline)
 
     async def refresh(self, match_id: str) -> None:
         """Bring the cached match (if cached) up to date, after another process's update."""

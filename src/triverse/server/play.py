@@ -151,24 +151,39 @@ class Referee:
         live = await self.matches.get(match_id)
         seat = authenticate(live, token)
         assert seat is not None
-        missed: datetime | None = None
-        async with self.matches.hold(live):
-            check_turn(live.state, seat, move)
-            if live.deadline is not None and arrived >= live.deadline:
-                missed = live.deadline
-                await self.advance(live, seat, None)
-            else:
-                with refusals():
-                    action = live.state.parse_action(text)
-                if self.clocks.is_time_out(live, action):
-                    raise ServerError("reserved_action", f"{clip(text.strip())} is the time-out: "
-                                      "the server records it when a turn's time runs out, and "
-                                      "no player may send it")
-                await self.advance(live, seat, action)
+        # The database is read only if this process's copy is behind the move the client saw;
+        # the store's guard refuses the move if another process changed the match meanwhile.
+        async with self.matches.hold(live, at=move):
+            try:
+                missed = await self._act(live, seat, text, move, arrived)
+            except ServerError as exc:
+                if exc.code != "stale_move" or live.state.move_number != move:
+                    raise
+                # Only the pause flag or the deadline had changed elsewhere: caught up, again.
+                missed = await self._act(live, seat, text, move, arrived)
         if missed is not None:
             raise ServerError("time_up", f"the time for move {move} ran out at "
                               f"{iso_utc(missed)}: seat {seat} missed the turn")
         return live
+
+    async def _act(
+        self, live: LiveMatch, seat: int, text: str, move: int, arrived: datetime
+    ) -> datetime | None:
+        """Check and make ``seat``'s action ``text`` (the match held); the deadline the action
+        arrived after, if it did (the time-out due was recorded instead)."""
+        check_turn(live.state, seat, move)
+        if live.deadline is not None and arrived >= live.deadline:
+            missed = live.deadline
+            await self.advance(live, seat, None)
+            return missed
+        with refusals():
+            action = live.state.parse_action(text)
+        if self.clocks.is_time_out(live, action):
+            raise ServerError("reserved_action", f"{clip(text.strip())} is the time-out: "
+                              "the server records it when a turn's time runs out, and "
+                              "no player may send it")
+        await self.advance(live, seat, action)
+        return None
 
     async def advance(self, live: LiveMatch, seat: int, action: Any | None) -> None:
         """Store ``action`` (legal, by ``seat``, for the current state), apply it, announce it.
@@ -191,14 +206,19 @@ class Referee:
             events = new_state.apply(action)
             notation = str(action)
 
+        expected = self.matches.expected(live)
+
         async def commit() -> None:
             now = self.clocks.now()
             deadline = self.clocks.deadline_for(live, new_state, now)
             try:
                 await self.repository.store_move(live.id, number, seat, notation, new_state,
-                                                 now, deadline)
+                                                 now, deadline, expected)
             except MoveConflict:
                 await self.matches.catch_up(live)
+                if live.state.move_number == number:
+                    raise ServerError("stale_move", f"match {live.id} changed elsewhere "
+                                      f"while move {number} was made") from None
                 raise ServerError("stale_move", f"move {number} was just played elsewhere; "
                                   f"the game is at move {live.state.move_number}") from None
             live.state = new_state

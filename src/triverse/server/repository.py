@@ -8,19 +8,22 @@ live matches' job (:mod:`triverse.server.matches`).
 
 Storing a move is guarded: ``UPDATE matches ... WHERE move_count = n`` and the primary key of
 ``moves`` make sure only one process stores move ``n`` of a match; the loser gets
-:class:`MoveConflict`.
+:class:`MoveConflict`. The statements a move runs are SQLAlchemy Core (no ORM unit of work):
+on PostgreSQL the update and the insert are one statement (a data-modifying ``WITH``) in
+autocommit, so storing a move is one round trip; on SQLite, two statements in one transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Insert, Table, Update, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -77,6 +80,15 @@ class Status:
 
 
 @dataclass(frozen=True, slots=True)
+class Expected:
+    """What a process holds of a match besides its moves: a move is stored only if the
+    database agrees (else another process changed the match meanwhile)."""
+
+    paused: bool
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class HeldSeat:
     """A seat a token opens, its match, and every seat of that match (rows, detached)."""
 
@@ -94,6 +106,11 @@ class MatchRepository:
         # An in-memory SQLite database is one connection: use it from one thread only.
         self._thread = (ThreadPoolExecutor(1, thread_name_prefix="triverse-db")
                         if isinstance(self.engine.pool, StaticPool) else None)
+        self._one_statement = self.engine.dialect.name == "postgresql"
+        """Whether a move is stored with one statement in autocommit (one round trip)."""
+        self._autocommit = (make_engine(url, isolation_level="AUTOCOMMIT")
+                            if self._one_statement else self.engine)
+        """PostgreSQL: the connections that store moves, in autocommit from the start."""
 
     def migrate(self) -> None:
         """Create or upgrade the tables (blocking; called once at start-up)."""
@@ -104,6 +121,7 @@ class MatchRepository:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
         self.engine.dispose()
+        self._autocommit.dispose()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """Run a blocking database function off the event loop."""
@@ -133,33 +151,42 @@ class MatchRepository:
 
     async def store_move(
         self, match_id: str, number: int, seat: int, action: str, after: State[Any],
-        now: datetime, deadline: datetime | None,
+        now: datetime, deadline: datetime | None, expected: Expected | None = None,
     ) -> None:
         """Store move ``number`` and the match's summary after it (``after``: the state it
-        led to; ``deadline``: the next turn's); :class:`MoveConflict` if it is taken."""
-        await self.run(self._store_move, match_id, number, seat, action, after, now, deadline)
+        led to; ``deadline``: the next turn's); :class:`MoveConflict` if it is taken, or if
+        the match's pause flag or current deadline is not ``expected`` (``None``: only the
+        move number is checked)."""
+        await self.run(self._store_move, match_id, number, seat, action, after, now, deadline,
+                       expected)
 
     def _store_move(
         self, match_id: str, number: int, seat: int, action: str, after: State[Any],
-        now: datetime, deadline: datetime | None,
+        now: datetime, deadline: datetime | None, expected: Expected | None,
     ) -> None:
         finished = after.is_terminal()
+        values = {
+            "m_id": match_id, "m_number": number, "new_count": number + 1,
+            "new_to_move": None if finished else after.current_player,
+            "new_status": "finished" if finished else "active",
+            "new_result": after.result().to_json() if finished else None,
+            "new_finished_at": now if finished else None, "new_deadline": deadline,
+            "m_seat": seat, "m_action": action, "m_now": now,
+        }
+        if expected is not None:
+            values["was_paused"], values["was_deadline"] = expected.paused, expected.deadline
+        shape = (expected is not None, expected is not None and expected.deadline is None)
         try:
-            with self._sessions.begin() as session:
-                done = session.execute(
-                    update(MatchRow)
-                    .where(MatchRow.id == match_id, MatchRow.move_count == number)
-                    .values(move_count=number + 1,
-                            to_move=None if finished else after.current_player,
-                            status="finished" if finished else "active",
-                            result=after.result().to_json() if finished else None,
-                            finished_at=now if finished else None, updated_at=now,
-                            deadline=deadline)
-                )
-                if getattr(done, "rowcount", 1) != 1:
+            if self._one_statement:
+                with self._autocommit.connect() as connection:
+                    stored = connection.execute(_store_in_one(shape), values).first()
+                if stored is None:
                     raise MoveConflict
-                session.add(MoveRow(match_id=match_id, number=number, seat=seat, action=action,
-                                    created_at=now))
+                return
+            with self.engine.begin() as connection:
+                if connection.execute(_guarded_update(shape), values).rowcount != 1:
+                    raise MoveConflict
+                connection.execute(_INSERT_MOVE, values)
         except IntegrityError:
             raise MoveConflict from None
 
@@ -217,17 +244,12 @@ class MatchRepository:
         return await self.run(self._status, match_id, known)
 
     def _status(self, match_id: str, known: int) -> Status:
-        with self._sessions() as session:
-            row = session.execute(
-                select(MatchRow.paused, MatchRow.move_count, MatchRow.deadline)
-                .where(MatchRow.id == match_id)
-            ).one()
+        with self.engine.connect() as connection:
+            row = connection.execute(_STATUS, {"m_id": match_id}).one()
             moves: list[StoredMove] = []
             if row.move_count > known:
-                moves = [(m.number, m.seat, m.action) for m in session.execute(
-                    select(MoveRow).where(MoveRow.match_id == match_id,
-                                          MoveRow.number >= known).order_by(MoveRow.number)
-                ).scalars()]
+                moves = [(m.number, m.seat, m.action) for m in connection.execute(
+                    _MOVES_FROM, {"m_id": match_id, "known": known})]
             deadline = None if row.deadline is None else aware(row.deadline)
             return Status(bool(row.paused), deadline, moves)
 
@@ -304,3 +326,53 @@ def _group(seats: Any) -> dict[str, list[SeatRow]]:
     for seat in seats:
         out.setdefault(seat.match_id, []).append(seat)
     return out
+
+
+# --- the statements of a move, built once ------------------------------------------------------
+MATCHES = cast(Table, MatchRow.__table__)
+MOVES = cast(Table, MoveRow.__table__)
+
+_STATUS = select(MATCHES.c.paused, MATCHES.c.move_count, MATCHES.c.deadline).where(
+    MATCHES.c.id == bindparam("m_id"))
+_MOVES_FROM = (select(MOVES.c.number, MOVES.c.seat, MOVES.c.action)
+               .where(MOVES.c.match_id == bindparam("m_id"),
+                      MOVES.c.number >= bindparam("known"))
+               .order_by(MOVES.c.number))
+_INSERT_MOVE = insert(MOVES).values(
+    match_id=bindparam("m_id"), number=bindparam("m_number"), seat=bindparam("m_seat"),
+    action=bindparam("m_action"), created_at=bindparam("m_now"))
+
+Shape = tuple[bool, bool]
+"""Which guard a move's update has: whether the pause flag and deadline are checked, and
+whether the deadline expected is none."""
+
+
+@functools.cache
+def _guarded_update(shape: Shape) -> Update:
+    """``UPDATE matches ... WHERE id = :m_id AND move_count = :m_number`` (and the pause flag
+    and deadline, as ``shape`` says)."""
+    guard = [MATCHES.c.id == bindparam("m_id"), MATCHES.c.move_count == bindparam("m_number")]
+    checked, no_deadline = shape
+    if checked:
+        guard.append(MATCHES.c.paused == bindparam("was_paused"))
+        guard.append(MATCHES.c.deadline.is_(None) if no_deadline
+                     else MATCHES.c.deadline == bindparam("was_deadline"))
+    return update(MATCHES).where(*guard).values(
+        move_count=bindparam("new_count"), to_move=bindparam("new_to_move"),
+        status=bindparam("new_status"), result=bindparam("new_result"),
+        finished_at=bindparam("new_finished_at"), updated_at=bindparam("m_now"),
+        deadline=bindparam("new_deadline"))
+
+
+@functools.cache
+def _store_in_one(shape: Shape) -> Insert:
+    """PostgreSQL: the guarded update and the move's insert in one statement, ``WITH done AS
+    (UPDATE ... RETURNING id) INSERT INTO moves SELECT ... FROM done RETURNING number``: no
+    row inserted (none returned) when the update matched none."""
+    done = _guarded_update(shape).returning(MATCHES.c.id).cte("done")
+    row = select(done.c.id, bindparam("m_number", type_=MOVES.c.number.type),
+                 bindparam("m_seat", type_=MOVES.c.seat.type),
+                 bindparam("m_action", type_=MOVES.c.action.type),
+                 bindparam("m_now", type_=MOVES.c.created_at.type))
+    return (insert(MOVES).from_select(["match_id", "number", "seat", "action", "created_at"],
+                                      row).add_cte(done).returning(MOVES.c.number))

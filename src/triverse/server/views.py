@@ -69,19 +69,46 @@ def action_json(state: State[Any], action: Any) -> dict[str, Any]:
     }
 
 
-def log_json(entries: Sequence[LogEntry], viewer: int | None) -> list[dict[str, Any]]:
-    """The move log as ``viewer`` may see it."""
+LogCache = dict[tuple[int, int | None], tuple[LogEntry, dict[str, Any]]]
+"""Log entries as a viewer sees them, by (move, viewer), with the entry each was made from."""
+
+LOG_CACHE_MOVES = 64
+"""How many of the last moves a :data:`LogCache` keeps (a view shows the last 40 at most,
+as the web UI asks; older entries are made again when asked for)."""
+
+
+def log_json(
+    entries: Sequence[LogEntry], viewer: int | None, cache: LogCache | None = None
+) -> list[dict[str, Any]]:
+    """The move log as ``viewer`` may see it. With ``cache``, each entry is made once per
+    viewer (entries are never changed, and the objects made are never changed either)."""
+    if cache is None:
+        return [_log_item(entry, viewer) for entry in entries]
     out = []
     for entry in entries:
-        item: dict[str, Any] = {
-            "move": entry.number,
-            "player": entry.seat,
-            "events": [event.to_json(viewer) for event in entry.events],
-        }
-        if viewer is not None and viewer == entry.seat:
-            item["action"] = entry.action
+        held = cache.get((entry.number, viewer))
+        if held is not None and held[0] is entry:
+            out.append(held[1])
+            continue
+        item = _log_item(entry, viewer)
+        cache[(entry.number, viewer)] = (entry, item)
         out.append(item)
+    if entries and len(cache) > 8 * LOG_CACHE_MOVES:
+        oldest = entries[-1].number - LOG_CACHE_MOVES
+        for key in [key for key in cache if key[0] < oldest]:
+            del cache[key]
     return out
+
+
+def _log_item(entry: LogEntry, viewer: int | None) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "move": entry.number,
+        "player": entry.seat,
+        "events": [event.to_json(viewer) for event in entry.events],
+    }
+    if viewer is not None and viewer == entry.seat:
+        item["action"] = entry.action
+    return item
 
 
 def players_json(live: LiveMatch) -> list[dict[str, Any]]:
@@ -141,5 +168,5 @@ def render_view(
         "scores": list(state.scores),
         "observation": state.observation(seat).to_json(),
         "legal_actions": legal,
-        "log": log_json(log, seat),
+        "log": log_json(log, seat, live.log_cache),
     }

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from triverse.server.clock import iso_utc
 from triverse.server.errors import ServerError, clip
-from triverse.server.fanout import Rendered, dumps, public_view
+from triverse.server.fanout import Rendered, dumps, public_view, view_key
 from triverse.server.pubsub import PubSub, Subscription, match_channel
 from triverse.server.quotas import client_address
 from triverse.server.schemas import MAX_ACTION, whole
@@ -70,6 +70,8 @@ class MatchConnection:
         self.client = client_address(websocket)
         self._send_lock = asyncio.Lock()
         self._last_view: dict[str, Any] | None = None
+        self._made_of: tuple[Any, tuple[Any, ...]] = (None, ())
+        """The state and :func:`~triverse.server.fanout.view_key` the last view was made of."""
 
     # --- sending ------------------------------------------------------------------------------
     async def send(self, message: dict[str, Any] | str) -> None:
@@ -100,6 +102,10 @@ class MatchConnection:
         the whole view, even if unchanged). With ``fresh``, moves another process stored are
         applied first (a reply to ``sync``)."""
         live = await self.service.live(self.match_id, fresh)
+        state, key = live.state, view_key(live)
+        if not force and state is self._made_of[0] and key == self._made_of[1]:
+            return  # made of the same as the last view: the same view (the mover's, say)
+        self._made_of = (state, key)
         if self.seat is None:
             rendered = public_view(live, self.log_limit)  # one rendering for every spectator
         else:
