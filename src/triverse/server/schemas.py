@@ -298,6 +298,9 @@ class LegalAction(Exact):
     kind: str = Field(description="the action's type in lower case: place, draw, pass ...")
     description: str
     fields: dict[str, Any] | None = Field(description="the action's fields, in JSON types")
+    notes: dict[str, Any] | None = Field(
+        None, description="what the game says beside the action, where it says anything "
+        "(Triangles: 'closes', the triangles the line would close)")
 
 
 class EventView(Exact):

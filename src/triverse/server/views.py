@@ -59,14 +59,20 @@ def jsonable(value: Any) -> Any:
 
 def action_json(state: State[Any], action: Any) -> dict[str, Any]:
     """A legal action for the UI: notation, its class name in lower case (``place``,
-    ``draw``), an English description and its fields."""
+    ``draw``), an English description, its fields, and what the game notes beside it where it
+    has an ``action_notes`` method (Triangles: the triangles a line would close), so that a
+    client shows them without judging the rules itself."""
     fields = jsonable(action)
-    return {
+    out = {
         "notation": str(action),
         "kind": type(action).__name__.lower(),
         "description": state.describe_action(action),
         "fields": fields if isinstance(fields, dict) else None,
     }
+    notes = getattr(state, "action_notes", None)
+    if callable(notes):
+        out["notes"] = notes(action)
+    return out
 
 
 LogCache = dict[tuple[int, int | None], tuple[LogEntry, dict[str, Any]]]

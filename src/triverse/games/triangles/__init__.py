@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from triverse.games.triangles.action import Line
-from triverse.games.triangles.engine import TrianglesGame, TrianglesObservation, TrianglesState
+from triverse.games.triangles.engine import TrianglesGame, TrianglesState
+from triverse.games.triangles.observation import TrianglesObservation
 
 __all__ = ["Line", "TrianglesGame", "TrianglesObservation", "TrianglesState"]

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
@@ -45,6 +44,7 @@ from triverse.games.triangles.cloud import (
 )
 from triverse.games.triangles.geometry import Point, segments_cross
 from triverse.games.triangles.messages import MESSAGES
+from triverse.games.triangles.observation import TrianglesObservation
 
 _LINE = re.compile(r"\s*([0-9]+)\s*[-\u2013]\s*([0-9]+)\s*")
 """Two star numbers joined by a hyphen (or the en dash the seed writes: ``B–D``)."""
@@ -65,92 +65,6 @@ def _bits(mask: int) -> Iterator[int]:
 
 def _seat(player: int) -> str:
     return f"Player {player + 1}"
-
-
-# --- the observation -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TrianglesObservation(Observation):
-    """Everything about a position (Triangles has no hidden information).
-
-    ``lines`` are ``(a, b, player)`` in the order drawn; ``triangles`` are ``(a, b, c, player)``
-    (stars in increasing order) in the order closed; ``to_move`` is ``None`` when the game is over.
-    ``custom`` says the stars came from an explicit setup rather than from the seed. The seed
-    itself is not here: the stars are the whole board, and a seat must not learn the seed, from
-    which a match's other chance (a computer player's, say) could be worked out.
-    """
-
-    player: int | None
-    board: str
-    max_stars: int
-    width: int
-    height: int
-    tolerance: int
-    stars: tuple[Point, ...]
-    lines: tuple[tuple[int, int, int], ...]
-    triangles: tuple[tuple[int, int, int, int], ...]
-    scores: tuple[int, ...]
-    to_move: int | None
-    again: bool
-    custom: bool
-    snapshot: TrianglesState | None = field(default=None, compare=False, repr=False)
-    """A private copy of the state, so that :meth:`TrianglesGame.determinize` need not replay."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "board": self.board,
-            "max_stars": self.max_stars,
-            "width": self.width,
-            "height": self.height,
-            "tolerance": self.tolerance,
-            "stars": [list(p) for p in self.stars],
-            "lines": [{"a": a, "b": b, "player": p} for a, b, p in self.lines],
-            "triangles": [{"stars": [a, b, c], "player": p} for a, b, c, p in self.triangles],
-            "scores": list(self.scores),
-            "to_move": self.to_move,
-            "again": self.again,
-            "custom": self.custom,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TrianglesObservation:
-        """The observation back from :meth:`to_json`."""
-        return cls(
-            player=data["player"],
-            board=data["board"],
-            max_stars=data["max_stars"],
-            width=data["width"],
-            height=data["height"],
-            tolerance=data["tolerance"],
-            stars=tuple((int(x), int(y)) for x, y in data["stars"]),
-            lines=tuple((d["a"], d["b"], d["player"]) for d in data["lines"]),
-            triangles=tuple((*d["stars"], d["player"]) for d in data["triangles"]),
-            scores=tuple(data["scores"]),
-            to_move=data["to_move"],
-            again=data["again"],
-            custom=data["custom"],
-        )
-
-    def to_tensor(self) -> list[float]:
-        """``2N`` star coordinates (x / width, y / height; zeros past the last star), then two
-        planes of ``N(N-1)/2`` pairs (1.0 where Player 1, then Player 2, drew that line), then
-        the player to move (one-hot, two values) and the two scores; ``N`` is the board's
-        number of stars."""
-        n = self.max_stars
-        pairs = n * (n - 1) // 2
-        out = [0.0] * (2 * n + 2 * pairs + 4)
-        for i, (x, y) in enumerate(self.stars):
-            out[2 * i] = x / self.width
-            out[2 * i + 1] = y / self.height
-        base = 2 * n
-        for a, b, p in self.lines:
-            out[base + p * pairs + pair_id(a, b, n)] = 1.0
-        tail = base + 2 * pairs
-        if self.to_move is not None:
-            out[tail + self.to_move] = 1.0
-        out[tail + 2] = float(self.scores[0])
-        out[tail + 3] = float(self.scores[1])
-        return out
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -493,18 +407,14 @@ class TrianglesState(State[Line]):
         legal = self._legal & ~(board.crossing(i) | (1 << i))
         self._drawn, self._legal = drawn, legal
         self._lines.append((i, player))
-        # Triangles closed: this line is a side, and the other two are drawn.
         closed = 0
-        tri_sides, triangles = board.tri_sides, board.triangles
-        for t in board.seg_triangles[i]:
-            s1, s2, s3 = tri_sides[t]
-            if (drawn >> s1) & 1 and (drawn >> s2) & 1 and (drawn >> s3) & 1:
-                closed += 1
-                self._closed.append((t, player))
-                events.append(self._score(player, 1, "triangle", "Triangle +1",
-                                          code="triangle",
-                                          params={"stars": list(triangles[t])},
-                                          stars=list(triangles[t])))
+        triangles = board.triangles
+        for t in self._closing(i, drawn):
+            closed += 1
+            self._closed.append((t, player))
+            events.append(self._score(player, 1, "triangle", "Triangle +1", code="triangle",
+                                      params={"stars": list(triangles[t])},
+                                      stars=list(triangles[t])))
         self._first_alive = self._next_alive(self._first_alive)
         if self._first_alive == len(triangles):
             scores = list(self.scores)
@@ -524,6 +434,38 @@ class TrianglesState(State[Line]):
         else:
             self._to_move = 1 - player
         return events
+
+    def _closing(self, i: int, drawn: int) -> list[int]:
+        """The empty triangles with line ``i`` as a side whose three sides are all in ``drawn``
+        (the lines drawn, line ``i`` included): those drawing it closes."""
+        tri_sides = self.board.tri_sides
+        out = []
+        for t in self.board.seg_triangles[i]:
+            s1, s2, s3 = tri_sides[t]
+            if (drawn >> s1) & 1 and (drawn >> s2) & 1 and (drawn >> s3) & 1:
+                out.append(t)
+        return out
+
+    def closes(self, action: Line) -> list[tuple[int, int, int]]:
+        """The triangles drawing ``action`` would close now (stars in increasing order).
+
+        >>> game = TrianglesGame(options={"stars": 24})
+        >>> square = {"stars": [[0, 0], [1000, 0], [1000, 1000], [0, 1000]]}
+        >>> state = game.new_initial_state(setup=square)
+        >>> for text in ["0-1", "1-2", "2-3", "0-3"]:
+        ...     _ = state.apply_notation(text)
+        >>> state.closes(Line(0, 2))
+        [(0, 1, 2), (0, 2, 3)]
+        """
+        i = self.board.candidate(action.a, action.b)
+        if i is None:
+            return []
+        return [self.board.triangles[t] for t in self._closing(i, self._drawn | (1 << i))]
+
+    def action_notes(self, action: Line) -> dict[str, Any]:
+        """What a UI shows beside a legal line (docs/protocol.md, ``legal_actions``): the
+        triangles it would close."""
+        return {"closes": [list(t) for t in self.closes(action)]}
 
     def _next_alive(self, start: int) -> int:
         """The first empty triangle from ``start`` on that can still be closed (the number of

@@ -31,7 +31,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from triverse.games.triangles.engine import TrianglesObservation
+    from triverse.games.triangles.observation import TrianglesObservation
 
 LINE_MARKS = (".", "+")
 """The character of each player's lines in the plot."""

@@ -1,10 +1,7 @@
 // What a picked star may still be joined to, for the Triangles view (triangles-view.js): the
-// partners come from the legal actions the server sends the seat to move (each a line with
-// fields {a, b}); nothing here judges whether a line may be drawn. Which of those lines would
-// close a triangle is read from the lines already drawn: a legal line a-b closes the triangle
-// a-b-c when a-c and b-c are drawn and no star lies inside it (a side cannot pass a star: the
-// three are candidates), the engine's "empty triangle" (games/triangles/board.py). The legal
-// actions say nothing about scoring, so this one test is the client's.
+// partners and the triangles each line would close come from the legal actions the server sends
+// the seat to move (each a line with fields {a, b} and notes {closes: [[a, b, c], ...]},
+// docs/protocol.md); nothing here judges the rules.
 import { t } from "../i18n.js";
 import { el, lineShape } from "./starfield.js";
 
@@ -20,56 +17,17 @@ export function reasonText(code) {
   }
 }
 
-/** The stars of each legal line (the server's legal actions of kind "line"). */
-export function legalPairs(actions) {
-  const out = [];
-  for (const action of actions || []) {
-    const f = action && action.fields;
-    if (action.kind === "line" && f && Number.isInteger(f.a) && Number.isInteger(f.b)) out.push([f.a, f.b]);
-  }
-  return out;
-}
-
-/** Twice the signed area of p, q, r (positive: counter-clockwise). Star positions are integers,
- * so the test is exact. */
-const turn = (p, q, r) => (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
-
-/** Whether star `s` lies strictly inside the triangle p, q, r. */
-function strictlyInside(s, p, q, r) {
-  const d1 = turn(p, q, s), d2 = turn(q, r, s), d3 = turn(r, p, s);
-  return (d1 > 0 && d2 > 0 && d3 > 0) || (d1 < 0 && d2 < 0 && d3 < 0);
-}
-
-/** The drawn lines at each star: neighbours[i] is the set of stars joined to star i. */
-export function neighbours(obs) {
-  const out = obs.stars.map(() => new Set());
-  for (const l of obs.lines) { out[l.a].add(l.b); out[l.b].add(l.a); }
-  return out;
-}
-
-/** The triangles a legal line a-b would close (each as its third star): a-c and b-c drawn,
- * and no star inside a-b-c. */
-export function closedBy(obs, near, a, b) {
-  const stars = obs.stars;
-  const out = [];
-  for (const c of near[a]) {
-    if (c === b || !near[b].has(c)) continue;
-    const [p, q, r] = [stars[a], stars[b], stars[c]];
-    if (!stars.some((s, i) => i !== a && i !== b && i !== c && strictlyInside(s, p, q, r))) out.push(c);
-  }
-  return out;
-}
-
 /** The stars `star` may be joined to now, each with the third stars of the triangles its line
  * would close: a Map partner -> [c, ...], in the order of the legal actions. */
 export function partnersOf(obs, actions, star) {
   const out = new Map();
   if (!obs || star === null || star === undefined) return out;
-  const near = neighbours(obs);
-  for (const [a, b] of legalPairs(actions)) {
-    if (a !== star && b !== star) continue;
-    const other = a === star ? b : a;
-    out.set(other, closedBy(obs, near, star, other));
+  for (const action of actions || []) {
+    const f = action && action.fields;
+    if (action.kind !== "line" || !f || (f.a !== star && f.b !== star)) continue;
+    const other = f.a === star ? f.b : f.a;
+    const closes = (action.notes && action.notes.closes) || [];
+    out.set(other, closes.map((tri) => tri.find((s) => s !== star && s !== other)));
   }
   return out;
 }
