@@ -46,6 +46,7 @@ def test_preview_refusals() -> None:
     state = TriominoesGame(2).new_initial_state(3)
     data = state.preview("draw").to_json()
     assert not data["legal"] and data["points"] == 0 and data["items"] == []
+    assert data["refusal"] == {"code": "refused.no_preview", "params": {"action": "draw"}}
     missing = state.preview("1-1-1@99,99").to_json()
-    assert missing["reason_code"] == "refused.not_in_hand" and not missing["legal"]
+    assert missing["refusal"]["code"] == "refused.not_in_hand" and not missing["legal"]
     assert not state.preview("nonsense").legal

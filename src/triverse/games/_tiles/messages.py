@@ -34,4 +34,5 @@ TILE_MESSAGES: Mapping[str, str] = {
     "refused.occupied": "cell {cell} is taken",
     "refused.no_shared_edge": "a tile must share an edge with a tile on the board",
     "refused.corner_mismatch": "corner {value} does not match {there} at {vertex}",
+    "refused.no_preview": "only a placement has a preview",
 }

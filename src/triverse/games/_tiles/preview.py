@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from triverse.core.errors import NotationError
+from triverse.core.messages import Reason, message_of
 from triverse.games._tiles.tiles import Place
 
 if TYPE_CHECKING:
@@ -46,10 +47,15 @@ class TilePreview:
         return self.reason is None
 
     def to_json(self) -> dict[str, Any]:
-        code = getattr(self.reason, "code", None)
-        params = dict(getattr(self.reason, "params", {}) or {})
-        return {"play": self.play, "legal": self.legal, "reason": self.reason,
-                "reason_code": code, "reason_params": params, "points": self.points,
+        """As Trident's preview says it: the English ``reason`` of an illegal placement with
+        its message as ``refusal`` (``{"code": ..., "params": ...}``, ``null`` when legal)."""
+        refusal = None
+        if self.reason is not None:
+            code, params = message_of(self.reason)
+            refusal = {"code": code, "params": params}
+        return {"play": self.play, "legal": self.legal,
+                "reason": None if self.reason is None else str(self.reason),
+                "refusal": refusal, "points": self.points,
                 "items": [item.to_json() for item in self.items]}
 
 
@@ -61,7 +67,8 @@ def preview_placement(state: TileState, text: str) -> TilePreview:
     except NotationError as exc:
         return TilePreview(text, str(exc), 0, ())
     if not isinstance(action, Place):
-        return TilePreview(text, "only a placement has a preview", 0, ())
+        return TilePreview(text, Reason("only a placement has a preview", "refused.no_preview",
+                                        action=text), 0, ())
     reason = state.illegal_reason(action)
     if reason is not None:
         return TilePreview(str(action), reason, 0, ())
