@@ -300,7 +300,7 @@ class LegalAction(Exact):
     fields: dict[str, Any] | None = Field(description="the action's fields, in JSON types")
     notes: dict[str, Any] | None = Field(
         None, description="what the game says beside the action, where it says anything "
-        "(Triangles: 'closes', the triangles the line would close)")
+        "(docs/protocol.md, legal_actions)")
 
 
 class EventView(Exact):
