@@ -45,10 +45,6 @@ STORES = ("postgres", "redis")
 PROXY = "caddy"
 SECRETS = ("POSTGRES_PASSWORD", "TRIVERSE_BOT_SECRET")
 """The variables compose.yaml must require (``${NAME:?message}``), never give a value to."""
-PENDING_SETTINGS = {"TRIVERSE_REDIS_URL"}
-"""Settings the compose file passes ahead of issue 22's Redis support: today's server ignores
-them (the test checks that they are not refused). Once they are fields of ``Settings``, the
-check that every ``TRIVERSE_*`` name is a field covers them like the others."""
 UVICORN_ENV = {"FORWARDED_ALLOW_IPS"}
 """Environment variables that uvicorn (run by ``triverse serve``) reads itself."""
 PLACEHOLDERS = {name: f"placeholder-{name.lower()}-0123456789abcdef" for name in SECRETS}
@@ -236,7 +232,7 @@ def test_the_servers_environment_names_are_what_the_server_reads(
         for variable in compose["services"][name]["environment"]:
             if variable.startswith(prefix):
                 field = variable.removeprefix(prefix).lower()
-                assert field in Settings.model_fields or variable in PENDING_SETTINGS, variable
+                assert field in Settings.model_fields, variable
             else:
                 assert variable in UVICORN_ENV, variable
                 assert f'"{variable}"' in uvicorn_source, variable
@@ -257,10 +253,11 @@ def compose_environment(resolved: dict[str, Any],
 
 def test_the_servers_environment_makes_valid_settings(
         compose_environment: dict[str, str]) -> None:
-    settings = Settings()  # also: the pending TRIVERSE_REDIS_URL is not refused
+    settings = Settings()
     password = PLACEHOLDERS["POSTGRES_PASSWORD"]
     assert settings.db_url == f"postgresql+psycopg://triverse:{password}@postgres:5432/triverse"
     assert settings.rate_storage == "redis://redis:6379/0"
+    assert settings.redis_url == "redis://redis:6379/0" and settings.clustered
     assert settings.bot_secret is not None
     assert settings.bot_secret.get_secret_value() == PLACEHOLDERS["TRIVERSE_BOT_SECRET"]
 
@@ -415,7 +412,7 @@ def test_the_image_cmd_serves_and_its_healthcheck_sees_it(tmp_path: Path) -> Non
            if not name.startswith("TRIVERSE_")}
     env.update(TRIVERSE_DB_URL=f"sqlite:///{tmp_path / 'games.sqlite3'}",
                TRIVERSE_BOT_SECRET=PLACEHOLDERS["TRIVERSE_BOT_SECRET"],
-               TRIVERSE_REDIS_URL="redis://127.0.0.1:1/0", TRIVERSE_BOT_EXECUTOR="thread",
+               TRIVERSE_BOT_EXECUTOR="thread",
                TRIVERSE_BOT_WORKERS="1", FORWARDED_ALLOW_IPS="127.0.0.1",
                PYTHONPATH=str(ROOT / "src"))
     assert run_healthcheck(port).returncode != 0  # nothing serves yet: the check fails

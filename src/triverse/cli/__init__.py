@@ -265,6 +265,20 @@ def _missing_server_packages() -> list[str]:
     return missing
 
 
+def _settings_error(exc: ValueError) -> str:
+    """What is wrong with the server's settings, in a line per setting (pydantic's own error
+    text without its links)."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return str(exc)
+    lines = []
+    for error in errors():
+        where = ".".join(str(part) for part in error.get("loc", ()))
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        lines.append(f"{where}: {message}" if where else message)
+    return "; ".join(lines)
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     missing = _missing_server_packages()
     if missing:
@@ -281,12 +295,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     )
 
     # The flags override the TRIVERSE_* environment variables (docs/server.md).
-    settings = settings_with(host=args.host, port=args.port, db_url=args.db,
-                             log_format="json" if args.log_json else None)
+    try:
+        settings = settings_with(host=args.host, port=args.port, db_url=args.db,
+                                 redis_url=args.redis, workers=args.workers,
+                                 log_format="json" if args.log_json else None)
+    except ValueError as exc:  # pydantic's ValidationError names the setting and the reason
+        raise CliError(_settings_error(exc)) from None
     url = address(settings.host, settings.port)
     try:
         check_port(settings.host, settings.port, url)
-        check_database(settings.db_url)
+        check_database(settings.db_url, shared=settings.clustered)
     except CannotStart as exc:
         raise CliError(str(exc)) from None
     out.write(_("Games are kept in {place}").format(place=where_games_are_kept(settings.db_url))

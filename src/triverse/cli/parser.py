@@ -155,6 +155,13 @@ def _add_serve(sub: Subcommands[argparse.ArgumentParser]) -> None:
                      help=_("database URL, sqlite:///FILE or postgresql://USER@HOST/DB "
                             "(default: $TRIVERSE_DB_URL, else triverse.sqlite3 in the user data "
                             "directory; the server prints which)"))
+    srv.add_argument("--redis", metavar="URL",
+                     help=_("the Redis that several server processes on one PostgreSQL "
+                            "database share, redis://HOST:6379/0 (default: "
+                            "$TRIVERSE_REDIS_URL, else none: one process)"))
+    srv.add_argument("--workers", type=int, metavar="N",
+                     help=_("how many server processes to start on the port; more than one "
+                            "needs --redis (default: $TRIVERSE_WORKERS, else 1)"))
     srv.add_argument("--log-json", action="store_true",
                      help=_("write the logs as JSON lines, for a log collector (default: "
                             "$TRIVERSE_LOG_FORMAT, else text)"))

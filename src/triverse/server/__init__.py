@@ -15,6 +15,7 @@ The web stack is imported only when one of these is called.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,9 +65,52 @@ def serve(
     if settings is None:
         given = {name: kwargs.pop(name) for name in list(kwargs) if name in Settings.model_fields}
         settings = settings_with(host=host, port=port, db_url=db_url, **given)
+    log_config = logging_config(settings.log_format, log_level)
+    if settings.workers > 1:
+        # uvicorn starts each worker process afresh: it builds its application from the
+        # environment, so the settings travel there.
+        if kwargs:
+            raise TypeError(f"several workers build their own application: {sorted(kwargs)} "
+                            "cannot be passed to them")
+        os.environ.update(settings_environment(settings))
+        uvicorn.run("triverse.server.app:app_from_environment", factory=True,
+                    workers=settings.workers, host=settings.host, port=settings.port,
+                    log_level=log_level, log_config=log_config)
+        return
     app = _create_app(settings=settings, **kwargs)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level,
-                log_config=logging_config(settings.log_format, log_level))
+                log_config=log_config)
 
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "address", "create_app", "serve"]
+def settings_environment(settings: Any) -> dict[str, str]:
+    """The ``TRIVERSE_*`` environment variables that give a new process ``settings`` (those
+    set to something else than the default).
+
+    >>> from triverse.server.config import Settings
+    >>> env = settings_environment(Settings(db_url="sqlite://", bot_delay=0,
+    ...                                     allowed_origins="https://a.example"))
+    >>> env["TRIVERSE_DB_URL"], env["TRIVERSE_BOT_DELAY"], env["TRIVERSE_ALLOWED_ORIGINS"]
+    ('sqlite://', '0.0', 'https://a.example')
+    """
+    from pydantic import SecretStr
+
+    from triverse.server.config import ENV_PREFIX
+
+    env = {}
+    for name, field in type(settings).model_fields.items():
+        value = getattr(settings, name)
+        if value == field.default and name != "db_url":
+            continue
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        elif isinstance(value, (tuple, list)):
+            value = ",".join(str(item) for item in value)
+        elif isinstance(value, bool):
+            value = "true" if value else "false"
+        if value is not None:
+            env[ENV_PREFIX + name.upper()] = str(value)
+    return env
+
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "address", "create_app", "serve",
+           "settings_environment"]

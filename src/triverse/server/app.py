@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 
 WEB_DIR = Path(triverse.__file__).parent / "web"
 
-__all__ = ["TOKEN_HEADER", "WEB_DIR", "create_app"]
+__all__ = ["TOKEN_HEADER", "WEB_DIR", "app_from_environment", "create_app"]
 
 
 def create_app(
@@ -115,6 +115,12 @@ def create_app(
     return app
 
 
+def app_from_environment() -> FastAPI:
+    """The application with its settings read from the ``TRIVERSE_*`` environment alone: what
+    each worker process of ``triverse serve --workers N`` runs."""
+    return create_app(settings=settings_with())
+
+
 def _install(app: FastAPI, service: MatchService, settings: Settings) -> None:
     """The error handlers, the guards every request passes, the routes, ``/metrics`` and the
     pages."""
@@ -160,13 +166,14 @@ def _lifespan(
 def _claiming(
     service: MatchService, lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """``lifespan``, inside a claim on the database (:mod:`triverse.server.exclusive`): a
-    second server on it stops before anything starts, with
+    """``lifespan``, inside a claim on the database (:mod:`triverse.server.exclusive`; shared
+    by the servers that share Redis): a second server that may not share it stops before
+    anything starts, with
     :class:`~triverse.server.exclusive.DatabaseInUse`; the claim is given up last."""
 
     @asynccontextmanager
     async def claimed(app: FastAPI) -> AsyncIterator[None]:
-        claim = claim_database(service.settings.db_url)
+        claim = claim_database(service.settings.db_url, shared=service.settings.clustered)
         watch = asyncio.create_task(keep_claim(claim)) if claim.can_lapse else None
         try:
             async with lifespan(app):

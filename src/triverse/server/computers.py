@@ -7,6 +7,12 @@ fails, or picks something unplayable, is replaced for that move by a random lega
 that a game never stalls. At start-up :meth:`ComputerPlayers.resume` restarts the tasks of
 every match where a computer is to move.
 
+Among several server processes, a match's task first claims the job ``computer:<match>``
+(:mod:`triverse.server.jobs`) and holds it until no computer is to move: exactly one process
+plays a match's computers at a time. Every ``Settings.job_poll`` seconds each process looks for
+matches where a computer is to move and nobody plays (:meth:`ComputerPlayers.sweep`): those of
+a process that stopped or died, whose claims died with its database connection.
+
 A computer's chance (its generator, and the fallback's) comes from :func:`computer_rng`: keyed
 by a secret of the server's (``Settings.bot_secret``, else random per process) and the match
 seed, so that nothing a seat sees, not even a seed it chose, foretells a computer's reply.
@@ -28,6 +34,7 @@ from triverse.server.bots import QUICK, BotPool
 from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
 from triverse.server.errors import ServerError
+from triverse.server.jobs import Jobs, LocalJobs
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches
 from triverse.server.metrics import ServerMetrics
@@ -73,6 +80,7 @@ class ComputerPlayers:
     def __init__(
         self, settings: Settings, bots: BotPool, matches: LiveMatches, referee: Referee,
         clocks: TurnClocks, repository: MatchRepository, metrics: ServerMetrics | None = None,
+        jobs: Jobs | None = None,
     ) -> None:
         self.settings = settings
         self.bots = bots
@@ -81,6 +89,8 @@ class ComputerPlayers:
         self.clocks = clocks
         self.repository = repository
         self.metrics = ServerMetrics() if metrics is None else metrics
+        self.jobs: Jobs = LocalJobs() if jobs is None else jobs
+        """Claims on the matches' computer turns, shared by the server processes."""
         given = settings.bot_secret
         self._secret = (secrets.token_bytes(SECRET_BYTES) if given is None
                         else given.get_secret_value().encode())
@@ -97,28 +107,43 @@ class ComputerPlayers:
 
     def schedule(self, live: LiveMatch) -> None:
         """Start the match's task if a computer is to move and none runs."""
-        task = self._tasks.get(live.id)
-        if (task is not None and not task.done()) or computer_to_move(live) is None:
-            return
-        task = asyncio.get_running_loop().create_task(self._run(live.id))
-        self._tasks[live.id] = task
+        if computer_to_move(live) is not None:
+            self._start(live.id)
+
+    def _start(self, match_id: str) -> bool:
+        """Start the match's task unless one runs; whether one started."""
+        task = self._tasks.get(match_id)
+        if task is not None and not task.done():
+            return False
+        task = asyncio.get_running_loop().create_task(self._run(match_id))
+        self._tasks[match_id] = task
 
         def forget(done: asyncio.Task[None]) -> None:
-            if self._tasks.get(live.id) is done:
-                del self._tasks[live.id]
+            if self._tasks.get(match_id) is done:
+                del self._tasks[match_id]
 
         task.add_done_callback(forget)
+        return True
 
-    async def resume(self) -> None:
-        """Start the task of every stored match where a computer is to move."""
+    async def resume(self) -> int:
+        """Start the task of every stored match where a computer is to move and no task of
+        this process plays; how many started (each then claims its match, and leaves it to
+        the process that holds it)."""
         ids = await self.repository.computer_to_move()
-        for match_id in ids:
+        started = sum(self._start(match_id) for match_id in ids)
+        return started
+
+    async def sweep(self, every: float) -> None:
+        """Every ``every`` seconds, :meth:`resume`: the matches of a process that stopped or
+        died are taken over (run until cancelled, among several processes)."""
+        while True:
+            await asyncio.sleep(every)
             try:
-                self.schedule(await self.matches.get(match_id))
+                await self.resume()
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                log.exception("cannot resume match %s", match_id)
-        if ids:
-            log.info("resumed %d matches with a computer player to move", len(ids))
+                log.exception("cannot look for matches with a computer player to move")
 
     async def close(self) -> None:
         """Cancel every task and wait for them."""
@@ -129,10 +154,20 @@ class ComputerPlayers:
         self._tasks.clear()
 
     async def _run(self, match_id: str) -> None:
-        """Play the computer seats of a match for as long as one of them is to move."""
+        """Play the computer seats of a match for as long as one of them is to move, holding
+        the match's claim (another process that holds it plays them instead)."""
+        job = f"computer:{match_id}"
         try:
+            if not await self.jobs.claim(job):
+                return
+        except Exception:
+            log.exception("cannot claim the computer players of match %s", match_id)
+            return
+        try:
+            # Among several processes, the cached match may be behind the database.
+            fresh = self.settings.clustered
             while True:
-                live = await self.matches.get(match_id)
+                live = await self.matches.get(match_id, fresh=fresh)
                 seat = computer_to_move(live)
                 if seat is None:
                     return
@@ -145,6 +180,14 @@ class ComputerPlayers:
             raise
         except Exception:
             log.exception("the computer players of match %s stopped", match_id)
+        finally:
+            await asyncio.shield(self._release(job))
+
+    async def _release(self, job: str) -> None:
+        try:
+            await self.jobs.release(job)
+        except Exception:
+            log.exception("cannot give up the claim %s", job)
 
     async def _move(self, live: LiveMatch, seat: int) -> None:
         number = live.state.move_number

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from triverse.server import DEFAULT_HOST, DEFAULT_PORT
@@ -193,6 +193,34 @@ class Settings(BaseSettings):
     health_timeout: Seconds = 3.0
     """Seconds each check of ``/api/health`` (the database, Redis) may take before it counts as
     failing."""
+    # --- several processes (docs/server.md, "Several processes")
+    redis_url: str | None = None
+    """The Redis that several server processes on one PostgreSQL database share
+    (``redis://host:6379/0``): live updates between them and who is connected. Unset: one
+    process, which claims its database for itself (the embedded default)."""
+    workers: int = Field(1, ge=1)
+    """How many server processes ``triverse serve`` starts on its port (more than one needs
+    ``redis_url``)."""
+    job_poll: Seconds = 2.0
+    """With ``redis_url``: seconds between a process's looks for work that no live process
+    holds (a computer to move, a turn deadline), so that the work of a process that died is
+    picked up by another within seconds."""
+
+    @model_validator(mode="after")
+    def _several_processes(self) -> Settings:
+        """Several processes share PostgreSQL and Redis; refuse what cannot work."""
+        if self.redis_url is not None and not self.db_url.startswith("postgresql"):
+            raise ValueError("redis_url: several server processes share a PostgreSQL "
+                             f"database, and {self.db_url.partition(':')[0]} is not one")
+        if self.workers > 1 and self.redis_url is None:
+            raise ValueError("workers: several server processes need redis_url (or "
+                             "TRIVERSE_REDIS_URL) to share live updates")
+        return self
+
+    @property
+    def clustered(self) -> bool:
+        """Whether this process is one of several (it has Redis to share with them)."""
+        return self.redis_url is not None
 
 
 def settings_with(**given: Any) -> Settings:

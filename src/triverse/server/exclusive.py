@@ -1,20 +1,27 @@
-"""One server process per database: a claim on the database, held for the process's lifetime.
+"""A claim on the database, held for the process's lifetime: one server alone, or several that
+share it.
 
 Each server process keeps the matches it serves replayed in memory
-(:mod:`triverse.server.matches`). Until several processes share their news (a later step,
-``docs/server.md``), a second process on the same database would serve its own copies, which
-fall behind the moves the first one stores. So the server claims its database at start-up
-(:func:`claim_database`, from the application's lifespan) and gives the claim up when it stops;
-a second server on the same database is refused with :class:`DatabaseInUse`.
-:func:`check_database` only looks, for ``triverse serve`` to refuse early and plainly.
+(:mod:`triverse.server.matches`). A process without Redis hears of nobody else's moves, so a
+second process on the same database would serve copies that fall behind the moves the first
+one stores. So a server claims its database at start-up (:func:`claim_database`, from the
+application's lifespan) and gives the claim up when it stops; a second server on the same
+database is refused with :class:`DatabaseInUse`. :func:`check_database` only looks, for
+``triverse serve`` to refuse early and plainly.
 
-- **PostgreSQL**: ``pg_try_advisory_lock(key)`` on a connection of the claim's own, in
-  autocommit, kept open until the end. Advisory locks belong to one database of a cluster; the
-  key is derived from the schema the tables live in (``current_schema()``), so servers on other
-  schemas of the same database are not refused. The connection is named (its
-  ``application_name``) after the process, so a refusal can say who holds the lock. A
-  connection can drop while the server lives (the database restarts): :func:`keep_claim`
-  checks it every :data:`RENEW_EVERY` seconds and takes the lock again on a new one.
+Servers that share Redis (``Settings.redis_url``) hear of each other's changes, so they take a
+*shared* claim (``shared=True``): any number of them may hold it together, while it still
+keeps out a server without Redis, and a server without Redis keeps them out (PostgreSQL's
+shared and exclusive advisory locks on the same key).
+
+- **PostgreSQL**: ``pg_try_advisory_lock(key)`` (``pg_try_advisory_lock_shared``) on a
+  connection of the claim's own, in autocommit, kept open until the end. Advisory locks belong
+  to one database of a cluster; the key is derived from the schema the tables live in
+  (``current_schema()``), so servers on other schemas of the same database are not refused.
+  The connection is named (its ``application_name``) after the process, so a refusal can say
+  who holds the lock. A connection can drop while the server lives (the database restarts):
+  :func:`keep_claim` checks it every :data:`RENEW_EVERY` seconds and takes the lock again on a
+  new one.
 - **A SQLite file**: an exclusive, non-blocking ``flock`` on the file ``<database>.lock``
   beside it (Windows: ``msvcrt.locking``), which the holder writes its process id, host and
   start time into. Not on the database file itself: SQLite locks that with ``fcntl`` record
@@ -169,10 +176,12 @@ class _FileClaim(DatabaseClaim):
 
 
 class _PostgresClaim(DatabaseClaim):
-    """An advisory lock on a connection of its own (see the module)."""
+    """An advisory lock on a connection of its own (see the module); ``shared``: the lock that
+    servers sharing Redis hold together."""
 
-    def __init__(self, where: str, url: str) -> None:
+    def __init__(self, where: str, url: str, shared: bool = False) -> None:
         super().__init__(where)
+        self.shared = shared
         self._base_where = where
         self._engine: Engine = create_engine(
             url, poolclass=NullPool,
@@ -197,11 +206,13 @@ class _PostgresClaim(DatabaseClaim):
             self.key = postgres_key(str(schema))
             if schema and schema != "public":
                 self.where = f"{self._base_where} (schema {schema})"
-            taken = connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
+            suffix = "_shared" if self.shared else ""
+            taken = connection.execute(text(f"SELECT pg_try_advisory_lock{suffix}(:key)"),
                                        {"key": self.key}).scalar()
             if not taken:
                 raise DatabaseInUse(_refusal(self.where, _postgres_holder(connection,
-                                                                          self.key)))
+                                                                          self.key),
+                                             self.shared))
             self.backend = connection.execute(text("SELECT pg_backend_pid()")).scalar()
             fd = _socket_of(connection)
         except BaseException:
@@ -264,7 +275,8 @@ class _PostgresClaim(DatabaseClaim):
             connection = self._drop()
             try:
                 if connection is not None:
-                    connection.execute(text("SELECT pg_advisory_unlock(:key)"),
+                    suffix = "_shared" if self.shared else ""
+                    connection.execute(text(f"SELECT pg_advisory_unlock{suffix}(:key)"),
                                        {"key": self.key})
             except Exception as exc:  # the connection is gone, and its lock with it
                 log.warning("releasing the claim on %s: %s", self.where, exc)
@@ -298,12 +310,15 @@ def lock_file_of(database: str | os.PathLike[str]) -> Path:
     return real.with_name(real.name + ".lock")
 
 
-def claim_database(url: str) -> DatabaseClaim:
+def claim_database(url: str, shared: bool = False) -> DatabaseClaim:
     """Claim the database at the SQLAlchemy ``url`` for this process, until the claim's
     :meth:`~DatabaseClaim.release` (see the module). :class:`DatabaseInUse` if another server
-    (another process, or another application in this one) holds it."""
+    (another process, or another application in this one) holds it; with ``shared`` (servers
+    that share Redis, PostgreSQL only), if a server without Redis holds it."""
     parsed = make_url(database_url(url))
     backend = parsed.get_backend_name()
+    if shared and backend != "postgresql":
+        raise ValueError("only servers on PostgreSQL can share a database")
     if backend == "sqlite":
         path = _sqlite_file(parsed.database, dict(parsed.query))
         if path is None:
@@ -311,23 +326,24 @@ def claim_database(url: str) -> DatabaseClaim:
         return _FileClaim(path, lock_file_of(path))
     where = parsed.render_as_string(hide_password=True)
     if backend == "postgresql":
-        return _PostgresClaim(where, parsed.render_as_string(hide_password=False))
+        return _PostgresClaim(where, parsed.render_as_string(hide_password=False), shared)
     log.warning("no claim on %s: another server process could use it at the same time, "
                 "which Triverse does not support yet", where)
     return DatabaseClaim(where)
 
 
-def check_database(url: str) -> None:
+def check_database(url: str, shared: bool = False) -> None:
     """:class:`DatabaseInUse` if another server holds the claim on the database at ``url``
-    now; nothing is kept (and no lock file is made). A look before starting, for a clear
-    message: only :func:`claim_database` makes sure."""
+    now (one that ``shared`` servers, which share Redis, cannot hold with it); nothing is kept
+    (and no lock file is made). A look before starting, for a clear message: only
+    :func:`claim_database` makes sure."""
     parsed = make_url(database_url(url))
     if parsed.get_backend_name() == "sqlite":
         path = _sqlite_file(parsed.database, dict(parsed.query))
         if path is not None:
             _FileClaim.look(path, lock_file_of(path))
         return
-    claim_database(url).release()
+    claim_database(url, shared).release()
 
 
 async def keep_claim(claim: DatabaseClaim, every: float | None = None) -> None:
@@ -358,10 +374,14 @@ def _sqlite_file(database: str | None, query: dict[str, Any]) -> str | None:
     return database
 
 
-def _refusal(where: str, holder: str) -> str:
-    return (f"another Triverse server is using the database {where}"
-            f"{f' ({holder})' if holder else ''}: stop it first, or give this server another "
-            "database. Only one server process may serve a database for now.")
+def _refusal(where: str, holder: str, shared: bool = False) -> str:
+    who = f" ({holder})" if holder else ""
+    if shared:
+        return (f"a Triverse server without Redis is using the database {where}{who}: stop "
+                "it, or start it again with the same --redis as this one")
+    return (f"another Triverse server is using the database {where}{who}: stop it first, or "
+            "give this server another database. Several servers may share a PostgreSQL "
+            "database only with Redis (--redis, TRIVERSE_REDIS_URL), all of them.")
 
 
 def _now() -> str:

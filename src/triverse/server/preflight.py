@@ -33,13 +33,14 @@ def check_port(host: str, port: int, url: str) -> None:
             raise CannotStart(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
-def check_database(url: str) -> None:
-    """Fail clearly if another Triverse server is using the database. The server claims it
-    for good at start-up (``triverse.server.exclusive``); this early look only spares a
-    refusal uvicorn's traceback. Other problems (an unreachable database) are left for the
-    start-up to report."""
+def check_database(url: str, shared: bool = False) -> None:
+    """Fail clearly if another Triverse server is using the database in a way this one cannot
+    share (``shared``: this server shares Redis). The server claims it for good at start-up
+    (``triverse.server.exclusive``); this early look only spares a refusal uvicorn's
+    traceback. Other problems (an unreachable database) are left for the start-up to
+    report."""
     try:
-        claim_check(url)
+        claim_check(url, shared)
     except DatabaseInUse as exc:
         raise CannotStart(str(exc)) from None
     except Exception:  # an unreachable database, say: the start-up reports it

@@ -12,7 +12,9 @@ Each responsibility lives in a part of its own, testable alone:
 - :class:`~triverse.server.computers.ComputerPlayers`: the computer seats' tasks;
 - :class:`~triverse.server.advisors.Advisors`: hints and reviews in the worker pool;
 - :class:`~triverse.server.pubsub.MatchNews`: the changes announced on the
-  :class:`~triverse.server.pubsub.PubSub`.
+  :class:`~triverse.server.pubsub.PubSub`;
+- :mod:`triverse.server.jobs`: claims that let exactly one process play a computer's turn or
+  record a time-out, when several processes share the database.
 
 :class:`MatchService` wires them and adds only what spans parts: after a move, a pause or a
 time-out the computer players are told; a seat's websocket counts as presence.
@@ -21,6 +23,7 @@ time-out the computer players are told; a seat's websocket counts as presence.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
@@ -35,6 +38,7 @@ from triverse.server.db import hash_token
 from triverse.server.deadlines import DeadlineScheduler
 from triverse.server.errors import ServerError
 from triverse.server.finished import record_json, replay_view
+from triverse.server.jobs import Jobs, jobs_for
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
 from triverse.server.metrics import ServerMetrics
@@ -53,6 +57,8 @@ from triverse.server.seats import (
     spectator_link,
 )
 from triverse.server.views import render_view
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "MODES",
@@ -87,8 +93,13 @@ class MatchService:
         self.news = MatchNews(pubsub)
         self.catalog = GameCatalog()
         self.repository = MatchRepository(settings.db_url)
-        self.clocks = TurnClocks(self.clock, self.repository, self.time_out,
-                                 settings.deadline_poll)
+        self.jobs: Jobs = jobs_for(settings.db_url, settings.clustered,
+                                   f"triverse jobs, {self.news.origin[:12]}")
+        """Claims on work that one process does (a computer's turn, a time-out)."""
+        # Among several processes, deadlines another one set are read every job_poll seconds.
+        poll = (min(settings.deadline_poll, settings.job_poll) if settings.clustered
+                else settings.deadline_poll)
+        self.clocks = TurnClocks(self.clock, self.repository, self.time_out, poll)
         if cache is None:
             cache = LocalMatchCache(settings.cache_size,
                                     lambda live: self.computers.busy(live.id))
@@ -98,7 +109,7 @@ class MatchService:
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
-                                         self.clocks, self.repository, self.metrics)
+                                         self.clocks, self.repository, self.metrics, self.jobs)
         self.advisors = Advisors(settings, bots)
         self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
         self._admitting = asyncio.Lock()
@@ -129,20 +140,34 @@ class MatchService:
         self.repository.migrate()
 
     async def start(self) -> None:
-        """Resume, in the background, every match where a computer player is to move; start
-        the deadline scheduler (which first restores the pending deadlines, applying those that
-        passed while the server was down) and the clocks of timed matches that lack one."""
-        self._spawn(self.computers.resume())
+        """Resume, in the background, every match where a computer player is to move (and,
+        among several processes, look again every ``job_poll`` seconds); start the deadline
+        scheduler (which first restores the pending deadlines, applying those that passed
+        while the server was down) and the clocks of timed matches that lack one."""
+        self._spawn(self._resume())
+        if self.settings.clustered:
+            self._spawn(self.computers.sweep(self.settings.job_poll))
         self.clocks.start()
         self._spawn(self.clocks.start_missing(self.matches, self.news))
 
+    async def _resume(self) -> None:
+        try:
+            started = await self.computers.resume()
+        except Exception:
+            log.exception("cannot resume the matches with a computer player to move")
+            return
+        if started:
+            log.info("resumed %d matches with a computer player to move", started)
+
     async def close(self) -> None:
-        """Stop the deadline scheduler and the computer players, and close the database."""
+        """Stop the deadline scheduler and the computer players, give up the claims, and close
+        the database."""
         await self.clocks.close()
         for task in self._background:
             task.cancel()
         await asyncio.gather(self.computers.close(), *self._background,
                              return_exceptions=True)
+        await self.jobs.close()
         self.repository.close()
 
     def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
@@ -232,8 +257,14 @@ class MatchService:
     async def time_out(self, match_id: str, move: int) -> bool:
         """Record the time-out of the turn at ``move`` if it is still due
         (:meth:`Referee.time_out`; the scheduler calls this); whether it was recorded."""
-        started = self.metrics.start()
-        live = await self.referee.time_out(match_id, move)
+        job = f"deadline:{match_id}:{move}"
+        if not await self.jobs.claim(job):  # another process records it
+            return False
+        try:
+            started = self.metrics.start()
+            live = await self.referee.time_out(match_id, move)
+        finally:
+            await self.jobs.release(job)
         if live is None:
             return False
         self.metrics.moved(live, move, live.log[move].seat, "timeout", started)
