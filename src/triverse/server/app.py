@@ -97,11 +97,7 @@ def create_app(
             deadline_poll=deadline_poll, hint_budget=hint_budget,
             review_budget=review_budget, review_total=review_total,
         )
-    hub: PubSub = InProcessPubSub() if pubsub is None else pubsub
-    if pubsub is None and settings.redis_url is not None:
-        from triverse.server.redis_pubsub import RedisPubSub  # the redis extra
-
-        hub = RedisPubSub(settings.redis_url, prefix=settings.redis_prefix)
+    hub = _hub(settings) if pubsub is None else pubsub
     service = MatchService(settings, hub, BotPool(settings.bot_executor, settings.bot_workers),
                            clock, cache)
     app = FastAPI(
@@ -120,6 +116,15 @@ def create_app(
     service.metrics.watch(service)
     _install(app, service, settings)
     return app
+
+
+def _hub(settings: Settings) -> PubSub:
+    """The live-update hub: Redis shared with other processes, or this process's own."""
+    if settings.redis_url is None:
+        return InProcessPubSub()
+    from triverse.server.redis_pubsub import RedisPubSub  # the redis extra
+
+    return RedisPubSub(settings.redis_url, prefix=settings.redis_prefix)
 
 
 def app_from_environment() -> FastAPI:
