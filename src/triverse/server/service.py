@@ -27,7 +27,7 @@ import logging
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
-from triverse.server.advisors import Advisors
+from triverse.server.advisors import Advisors, advice_store
 from triverse.server.bots import BotPool
 from triverse.server.catalog import GameCatalog, GameEntry
 from triverse.server.clock import Clock, SystemClock
@@ -115,7 +115,7 @@ class MatchService:
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
                                          self.clocks, self.repository, self.metrics, self.jobs)
-        self.advisors = Advisors(settings, bots)
+        self.advisors = Advisors(settings, bots, self.jobs, advice_store(settings))
         self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
         self._admitting = asyncio.Lock()
         self._background: set[asyncio.Task[None]] = set()
@@ -174,6 +174,7 @@ class MatchService:
         await asyncio.gather(self.computers.close(), *self._background,
                              return_exceptions=True)
         await self.jobs.close()
+        await self.advisors.close()
         await self.presence.close()
         self.repository.close()
 
