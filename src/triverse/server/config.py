@@ -198,6 +198,9 @@ class Settings(BaseSettings):
     """The Redis that several server processes on one PostgreSQL database share
     (``redis://host:6379/0``): live updates between them and who is connected. Unset: one
     process, which claims its database for itself (the embedded default)."""
+    redis_prefix: str = Field("triverse:", min_length=1)
+    """What the names of Triverse's keys and channels in Redis start with (servers with
+    another prefix share nothing with these: several sites, or tests, on one Redis)."""
     workers: int = Field(1, ge=1)
     """How many server processes ``triverse serve`` starts on its port (more than one needs
     ``redis_url``)."""

@@ -4,9 +4,12 @@
 seconds:
 
 - ``database``: ``SELECT 1`` on the match database, off the event loop like every statement;
-- ``redis``, when the rate limits count in Redis (``TRIVERSE_RATE_STORAGE=redis://...``):
-  ``PING`` on the rate limiter's own connection (any other shared storage the ``limits``
-  library offers is checked the same way, as ``rate_storage``).
+- ``redis``, when the server shares Redis with other processes (``TRIVERSE_REDIS_URL``):
+  ``PING`` on the live updates' connection;
+- ``redis`` too when the rate limits count in Redis (``TRIVERSE_RATE_STORAGE=redis://...``)
+  and the server has no ``TRIVERSE_REDIS_URL``, else ``rate_storage``: ``PING`` on the rate
+  limiter's own connection (any other shared storage the ``limits`` library offers is checked
+  the same way, as ``rate_storage``).
 
 A check that fails, raises or runs out of time is ``failing``, and the server answers ``503``;
 why it failed goes to the log (``triverse.server.health``), not to the answer. While a check
@@ -52,10 +55,18 @@ def service_checks(service: MatchService) -> dict[str, Check]:
         return await repository.run(select_one, repository.engine)
 
     checks: dict[str, Check] = {"database": database}
+    ping = getattr(service.pubsub, "ping", None)
+    if service.settings.redis_url is not None and callable(ping):
+
+        async def redis() -> bool:
+            await ping()
+            return True
+
+        checks["redis"] = redis
     scheme = service.settings.rate_storage.removeprefix("async+").partition("://")[0]
     if scheme != "memory":
-        checks["redis" if scheme in REDIS_SCHEMES else "rate_storage"] = (
-            service.quotas.rates.storage.check)
+        name = "redis" if scheme in REDIS_SCHEMES and "redis" not in checks else "rate_storage"
+        checks[name] = service.quotas.rates.storage.check
     return checks
 
 

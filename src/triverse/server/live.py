@@ -101,6 +101,12 @@ class LiveMatch:
     log: list[LogEntry] = field(default_factory=list)
     connections: Counter[int | None] = field(default_factory=Counter)
     """Open websockets per seat (``None``: spectators), in this process."""
+    elsewhere: frozenset[int] = frozenset()
+    """The seats with a websocket open in another server process
+    (:mod:`triverse.server.presence`)."""
+    news_seen: tuple[str, int] | None = None
+    """The last news from another process that this match was caught up with (its origin and
+    number): the match's other sockets, told the same news, need not read the database."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recalls: dict[int, Recall] = field(default_factory=dict)
     """Per seat, what its veteran (or hint) remembers so far: see :meth:`memory_of`."""
@@ -136,8 +142,9 @@ class LiveMatch:
         return None if not token else self.seat_for_hash(hash_token(token))
 
     def connected(self, seat: int) -> bool:
-        """Whether ``seat`` has an open websocket here (computer seats always count)."""
-        return self.seats[seat].is_bot or self.connections[seat] > 0
+        """Whether ``seat`` has an open websocket, here or in another server process (computer
+        seats always count)."""
+        return self.seats[seat].is_bot or self.connections[seat] > 0 or seat in self.elsewhere
 
     def memory_of(self, seat: int) -> Memory | None:
         """What a veteran playing ``seat`` remembers before the current move, as it would had

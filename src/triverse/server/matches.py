@@ -148,12 +148,25 @@ class LiveMatches:
         """What the database must still hold of ``live`` for a change made from memory."""
         return Expected(live.paused, live.deadline)
 
-    async def refresh(self, match_id: str) -> None:
-        """Bring the cached match (if cached) up to date, after another process's update."""
+    async def refresh(
+        self, match_id: str, news: tuple[str, int] | None = None, read: bool = True,
+    ) -> LiveMatch | None:
+        """Bring the cached match (if cached) up to date after another process's update, told
+        by the message ``news`` (:meth:`MatchNews.news_key
+        <triverse.server.pubsub.MatchNews.news_key>`); ``read=False``: the update changed
+        nothing stored (presence). Returns the match if this call caught it up, ``None`` if it
+        is not cached or was already caught up with ``news`` (another of its sockets heard the
+        same message first)."""
         live = self.cache.get(match_id)
-        if live is not None:
-            async with self.hold(live):
-                pass
+        if live is None:
+            return None
+        async with self.cache.lock(live):
+            if news is not None and live.news_seen == news:
+                return None
+            if read:
+                await self.catch_up(live)
+            live.news_seen = news
+        return live
 
     async def catch_up(self, live: LiveMatch) -> None:
         """Apply moves (and the pause flag, and the deadline) stored by another process. Hold

@@ -23,6 +23,7 @@ server publishes through: one kind of message, signed with the process's ``origi
 from __future__ import annotations
 
 import asyncio
+import itertools
 import uuid
 from collections.abc import AsyncIterator
 from types import TracebackType
@@ -159,20 +160,38 @@ class InProcessPubSub:
 class MatchNews:
     """Announces that a match changed, on its channel, signed with this process's ``origin``.
 
-    Every message is ``{"type": "changed", "match", "reason", "move", "origin"}``; ``reason``
-    is ``move``, ``timeout``, ``pause``, ``presence`` or ``clock``.
+    Every message is ``{"type": "changed", "match", "reason", "move", "origin", "seq"}``;
+    ``reason`` is ``move``, ``timeout``, ``pause``, ``presence`` or ``clock``; ``seq`` numbers
+    the process's messages, so that a process that hears the same message on several sockets
+    catches up once (:func:`news_key`).
     """
 
     def __init__(self, pubsub: PubSub, origin: str | None = None) -> None:
         self.pubsub = pubsub
         self.origin = uuid.uuid4().hex if origin is None else origin
         """Names this process in the messages, to tell its own from other processes'."""
+        self._seq = itertools.count()
 
     async def changed(self, match_id: str, reason: str, move: int) -> None:
         """Tell the match's subscribers that it changed."""
         message: Message = {"type": "changed", "match": match_id, "reason": reason,
-                            "move": move, "origin": self.origin}
+                            "move": move, "origin": self.origin, "seq": next(self._seq)}
         await self.pubsub.publish(match_channel(match_id), message)
+
+    @staticmethod
+    def news_key(message: Message) -> tuple[str, int] | None:
+        """What tells one message from another (its origin and number); ``None`` for a message
+        without them (a ``resync`` after the broker's connection came back).
+
+        >>> MatchNews.news_key({"type": "changed", "origin": "a1", "seq": 4})
+        ('a1', 4)
+        >>> MatchNews.news_key({"type": "resync"}) is None
+        True
+        """
+        origin, seq = message.get("origin"), message.get("seq")
+        if isinstance(origin, str) and isinstance(seq, int):
+            return origin, seq
+        return None
 
     def from_elsewhere(self, message: Message) -> bool:
         """Whether ``message`` came from another process (whose changes are in the database,

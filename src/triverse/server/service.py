@@ -43,7 +43,8 @@ from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
 from triverse.server.metrics import ServerMetrics
 from triverse.server.play import CreatedMatch, Referee
-from triverse.server.pubsub import MatchNews, PubSub
+from triverse.server.presence import LocalPresence, Presence, RedisPresence
+from triverse.server.pubsub import MatchNews, Message, PubSub
 from triverse.server.quotas import Quotas
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import (
@@ -96,6 +97,10 @@ class MatchService:
         self.jobs: Jobs = jobs_for(settings.db_url, settings.clustered,
                                    f"triverse jobs, {self.news.origin[:12]}")
         """Claims on work that one process does (a computer's turn, a time-out)."""
+        self.presence: Presence = (
+            LocalPresence() if settings.redis_url is None
+            else RedisPresence(settings.redis_url, self.news.origin, settings.redis_prefix))
+        """The seats connected to other processes."""
         # Among several processes, deadlines another one set are read every job_poll seconds.
         poll = (min(settings.deadline_poll, settings.job_poll) if settings.clustered
                 else settings.deadline_poll)
@@ -144,6 +149,7 @@ class MatchService:
         among several processes, look again every ``job_poll`` seconds); start the deadline
         scheduler (which first restores the pending deadlines, applying those that passed
         while the server was down) and the clocks of timed matches that lack one."""
+        await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
             self._spawn(self.computers.sweep(self.settings.job_poll))
@@ -168,6 +174,7 @@ class MatchService:
         await asyncio.gather(self.computers.close(), *self._background,
                              return_exceptions=True)
         await self.jobs.close()
+        await self.presence.close()
         self.repository.close()
 
     def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
@@ -199,10 +206,16 @@ class MatchService:
         moves stored by another process since are applied first."""
         return await self.matches.get(match_id, fresh)
 
-    async def catch_up(self, match_id: str) -> None:
-        """Bring the cached match up to date with the database (after another process's
-        update)."""
-        await self.matches.refresh(match_id)
+    async def catch_up(self, match_id: str, message: Message | None = None) -> None:
+        """Bring the cached match up to date after another process's update, which
+        ``message`` told of (``None``, or a ``resync``: anything may have changed): the
+        moves, pause and deadline from the database, and who is connected elsewhere."""
+        message = {} if message is None else message
+        reason = message.get("reason")
+        live = await self.matches.refresh(match_id, MatchNews.news_key(message),
+                                          read=reason != "presence")
+        if live is not None and reason in (None, "presence") and self.settings.clustered:
+            live.elsewhere = await self.presence.elsewhere(match_id)
 
     @staticmethod
     def authenticate(
@@ -279,18 +292,32 @@ class MatchService:
 
     # --- presence --------------------------------------------------------------------------------
     async def connect(self, live: LiveMatch, seat: int | None) -> None:
-        """Count a websocket of ``seat`` (``None``: a spectator) and tell the others."""
+        """Count a websocket of ``seat`` (``None``: a spectator) here and, among several
+        processes, in the shared presence, and tell the others."""
         live.connections[seat] += 1
+        if seat is not None:
+            await self.presence.joined(live.id, seat)
+        if self.settings.clustered:
+            live.elsewhere = await self.presence.elsewhere(live.id)
         if seat is not None and live.connections[seat] == 1:
             await self.news.changed(live.id, "presence", live.state.move_number)
 
     async def disconnect(self, live: LiveMatch, seat: int | None) -> None:
         """Forget a websocket of ``seat``."""
         live.connections[seat] -= 1
+        if seat is not None:
+            await self.presence.left(live.id, seat)
         if live.connections[seat] <= 0:
             del live.connections[seat]
             if seat is not None:
                 await self.news.changed(live.id, "presence", live.state.move_number)
+
+    async def _presence_gone(self, match_id: str) -> None:
+        """Sockets of a dead process no longer count on ``match_id``: tell its sockets, in
+        every process (each reads the match's presence again)."""
+        cached = self.matches.cache.get(match_id)
+        await self.news.changed(match_id, "presence",
+                                0 if cached is None else cached.state.move_number)
 
     # --- advice and finished games ---------------------------------------------------------------
     async def hint(

@@ -237,7 +237,7 @@ class MatchConnection:
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
             if self.service.news.from_elsewhere(message):
-                await self.service.catch_up(self.match_id)
+                await self.service.catch_up(self.match_id, message)
             await self.send_view()
 
     async def _receive_loop(self) -> None:
