@@ -47,19 +47,17 @@ each process's memory, as by default. The open files limit of the benchmark (and
 servers it starts, which inherit it) is raised to its hard limit: G games are 2 G websockets.
 At most 16 matches are created and 32 websockets opened at a time.
 
-Redis: ``--redis`` names the Redis server; each group takes a logical database of its own
-there (the highest-numbered empty one, whatever number the URL has, claimed with a marker key
-so that two runs never take the same one) and empties it at the end: the servers' keys, if they
-make any, never mix with anyone else's. Pub/sub channels belong to no database; the servers'
-are named after the matches, which are new.
+Redis: each group's servers name their keys and channels in the Redis that ``--redis`` names
+with a prefix of the group's own (``TRIVERSE_REDIS_PREFIX=triverse-bench-<random>:``), so
+that they share nothing with anyone else's, and the group's keys are deleted at its end.
 
 Everything runs on loopback; each group is bounded (``--timeout``; ``--step-timeout`` per
-wait), and the servers, their temporary files, the PostgreSQL schema and the Redis database are
+wait), and the servers, their temporary files, the PostgreSQL schema and the Redis keys are
 cleaned up at the end of each group, also on error, Ctrl-C or SIGTERM (killed outright, the
-benchmark leaves the servers to end themselves on the SIGTERM its death sends them, and the
-Redis database's marker expires after the group's timeout). With ``--write FILE`` the table
-replaces the block between ``<!-- ws:start -->`` and ``<!-- ws:end -->`` of FILE (appended
-with a heading if missing). No figure is asserted.
+benchmark leaves the servers to end themselves on the SIGTERM its death sends them, and leaves
+its schema and Redis keys behind, named ``triverse_bench_*`` and ``triverse-bench-*``). With
+``--write FILE`` the table replaces the block between ``<!-- ws:start -->`` and
+``<!-- ws:end -->`` of FILE (appended with a heading if missing). No figure is asserted.
 """
 
 from __future__ import annotations
@@ -126,8 +124,8 @@ UNLIMITED = {
 """The load comes from one address, far past what one client may do (``docs/server.md``,
 "Limits"): the servers under test are told to let it."""
 
-SERVER_ENV_DROPPED = ("TRIVERSE_DB_URL", "TRIVERSE_REDIS_URL", "TRIVERSE_WORKERS",
-                      "TRIVERSE_PORT", "TRIVERSE_HOST")
+SERVER_ENV_DROPPED = ("TRIVERSE_DB_URL", "TRIVERSE_REDIS_URL", "TRIVERSE_REDIS_PREFIX",
+                      "TRIVERSE_WORKERS", "TRIVERSE_PORT", "TRIVERSE_HOST")
 """Settings the benchmark gives its servers itself (or leaves at their defaults): never taken
 from the benchmark's own environment."""
 
@@ -290,12 +288,8 @@ class Database:
             admin.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
 
 
-REDIS_MARKER = "triverse-bench:claim"
-"""The key by which a run claims a Redis logical database it found empty."""
-
-
 OWN_COMMANDS = 2
-"""Commands of the benchmark's own between two :meth:`RedisDatabase.figures` (a command counts
+"""Commands of the benchmark's own between two :meth:`RedisScope.figures` (a command counts
 once it is done: the first call's ``INFO stats``, the second's ``INFO cpu``)."""
 
 
@@ -311,107 +305,51 @@ class RedisFigures:
         return RedisFigures(self.cpu - other.cpu, self.commands - other.commands - OWN_COMMANDS)
 
 
-@dataclass
-class RedisDatabase:
-    """A logical database of its own on the Redis server that ``--redis`` names, for one group
-    of scenarios: its servers' keys, if they make any, mix with nobody's, and are removed with
-    it. Claimed with :data:`REDIS_MARKER` (set only if absent, so two runs never share one);
-    the marker expires after ``ttl`` seconds in case the run is killed outright."""
+@dataclass(frozen=True)
+class RedisScope:
+    """The part of the Redis that ``--redis`` names that one group of scenarios uses: the keys
+    and channels under a prefix of its own (``TRIVERSE_REDIS_PREFIX``), so that they mix with
+    nobody's, and that its keys can be removed at the end without touching anyone else's."""
 
     url: str
-    """The URL given, with this database's number: what the servers are given."""
-    number: int
-    tag: str
+    prefix: str
     label: str
     """``Redis`` and the server's version."""
 
     @classmethod
-    def claim(cls, given: str, ttl: float) -> RedisDatabase:
-        """The highest-numbered empty database of the Redis server at ``given``."""
+    def make(cls, url: str) -> RedisScope:
+        """A fresh prefix on the Redis at ``url`` (checked to answer)."""
         import redis
 
         try:
-            probe = redis.Redis.from_url(given, socket_timeout=5, socket_connect_timeout=5)
-            try:
-                label = f"Redis {probe.info('server').get('redis_version', '?')}"
-                try:
-                    count = int(str(probe.config_get("databases").get("databases", 16)))
-                except redis.ResponseError:  # CONFIG is not allowed: Redis's default
-                    count = 16
-            finally:
-                probe.close()
+            with redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5) as client:
+                version = client.info("server").get("redis_version", "?")
         except redis.RedisError as exc:
-            raise SystemExit(f"Redis is not reachable at {given}: {exc}") from None
-        tag = uuid.uuid4().hex[:12]
-        for number in range(count - 1, -1, -1):
-            url = redis_url_with_db(given, number)
-            client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-            try:
-                if client.dbsize() != 0:
-                    continue
-                if not client.set(REDIS_MARKER, tag, nx=True, ex=max(60, math.ceil(ttl))):
-                    continue
-                if client.dbsize() == 1:
-                    return cls(url, number, tag, label)
-                _delete_if(client, REDIS_MARKER, tag)  # someone else wrote there meanwhile
-            except redis.ResponseError:  # a database number past what the server has
-                continue
-            finally:
-                client.close()
-        raise SystemExit(f"no empty logical database on the Redis server at {given} (of "
-                         f"{count}): the benchmark takes one of its own and empties it at the "
-                         "end, so it never touches a database in use")
+            raise SystemExit(f"Redis is not reachable at {url}: {exc}") from None
+        return cls(url, f"triverse-bench-{uuid.uuid4().hex[:12]}:", f"Redis {version}")
+
+    def _client(self) -> Any:
+        import redis
+
+        return redis.Redis.from_url(self.url, socket_timeout=5, socket_connect_timeout=5)
 
     def figures(self) -> RedisFigures:
         """The Redis server's CPU so far (user and system) and commands processed."""
-        import redis
-
-        with redis.Redis.from_url(self.url, socket_timeout=5) as client:
+        with self._client() as client:
             cpu, stats = client.info("cpu"), client.info("stats")
         return RedisFigures(float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
                             int(stats["total_commands_processed"]))
 
     def keys(self) -> int:
-        """How many keys the servers made here (the marker apart)."""
-        import redis
+        """How many keys under the prefix there are now."""
+        with self._client() as client:
+            return sum(1 for _ in client.scan_iter(match=self.prefix + "*", count=1000))
 
-        with redis.Redis.from_url(self.url, socket_timeout=5) as client:
-            return max(0, int(client.dbsize()) - 1)
-
-    def release(self) -> None:
-        """Empty the database, if the marker still says it is this run's."""
-        import redis
-
-        with redis.Redis.from_url(self.url, socket_timeout=5) as client:
-            if client.get(REDIS_MARKER) == self.tag.encode():
-                client.flushdb()
-
-
-def _delete_if(client: Any, key: str, value: str) -> None:
-    """Delete ``key`` if it holds ``value`` (someone else's claim is left alone)."""
-    if client.get(key) == value.encode():
-        client.delete(key)
-
-
-def redis_url_with_db(url: str, number: int) -> str:
-    """``url`` naming logical database ``number`` (a ``redis://`` URL's path, a socket's
-    ``db`` parameter).
-
-    >>> redis_url_with_db("redis://127.0.0.1:6379/0", 15)
-    'redis://127.0.0.1:6379/15'
-    >>> redis_url_with_db("redis://:pw@h?db=2&ssl_cert_reqs=none", 3)
-    'redis://:pw@h/3?ssl_cert_reqs=none'
-    >>> redis_url_with_db("unix:///run/redis.sock?db=1", 4)
-    'unix:///run/redis.sock?db=4'
-    """
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "db"]
-    if parts.scheme == "unix":
-        # (not urlunsplit, which writes ``unix:/path``, with no empty host)
-        return f"{url.partition('?')[0]}?{urlencode([*query, ('db', str(number))])}"
-    return urlunsplit(parts._replace(path=f"/{number}", query=urlencode(query)))
+    def remove(self) -> int:
+        """Delete the keys under the prefix; how many there were."""
+        with self._client() as client:
+            keys = list(client.scan_iter(match=self.prefix + "*", count=1000))
+            return sum(int(client.delete(*keys[i:i + 500])) for i in range(0, len(keys), 500))
 
 
 def _pg_version(url: str) -> str:
@@ -424,10 +362,10 @@ def _pg_version(url: str) -> str:
 
 class Server:
     """``triverse.server.serve`` in a subprocess (its own session), on a free loopback port;
-    with ``redis_url``, one of the servers that share that Redis."""
+    with ``redis``, one of the servers that share that Redis (under its prefix)."""
 
     def __init__(self, db_url: str, log_path: Path, log_level: str = "warning",
-                 limits: dict[str, str] | None = None, redis_url: str | None = None) -> None:
+                 limits: dict[str, str] | None = None, redis: RedisScope | None = None) -> None:
         self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.ws_base = f"ws://{HOST}:{self.port}"
@@ -437,8 +375,8 @@ class Server:
         env = {name: value for name, value in os.environ.items()
                if name not in SERVER_ENV_DROPPED}
         env.update(PYTHONUNBUFFERED="1", **(UNLIMITED if limits is None else limits))
-        if redis_url is not None:
-            env["TRIVERSE_REDIS_URL"] = redis_url
+        if redis is not None:
+            env.update(TRIVERSE_REDIS_URL=redis.url, TRIVERSE_REDIS_PREFIX=redis.prefix)
         self.process = subprocess.Popen(
             [sys.executable, "-c", SERVER_CODE, HOST, str(self.port), db_url, log_level,
              str(os.getpid())],
@@ -660,7 +598,7 @@ class Group:
 
     servers: Sequence[Server]
     db: Database
-    redis: RedisDatabase | None
+    redis: RedisScope | None
     deadline: float
     """``time.monotonic()`` by which the group's scenarios stop."""
 
@@ -698,7 +636,7 @@ class Result:
     backends_opened: int
     redis_used: RedisFigures | None
     redis_keys: int | None
-    """Keys the servers held in their Redis database when the moves ended."""
+    """Keys the servers held in Redis (under the group's prefix) when the moves ended."""
     client_cpu_s: float
     load: float
     """The machine's 1-minute load average when the moves started."""
@@ -759,7 +697,7 @@ async def opened_games(group: Group, games: int, seed: int,
 
 async def scenario(group: Group, games: int, seed: int, plan: Plan) -> Result:
     """``games`` games at once, ``plan.moves`` moves each."""
-    db, redis_db = group.db, group.redis
+    db, redis_scope = group.db, group.redis
     async with opened_games(group, games, seed, plan) as (tables, create_s):
         await asyncio.sleep(0.5)  # let the presence views of the last connections settle
         seats = [s for t in tables for s in t]
@@ -767,7 +705,7 @@ async def scenario(group: Group, games: int, seed: int, plan: Plan) -> Result:
         per_game: list[list[Sample]] = [[] for _ in tables]
         load = os.getloadavg()[0]
         with db.monitor() as backends:
-            redis0 = None if redis_db is None else redis_db.figures()
+            redis0 = None if redis_scope is None else redis_scope.figures()
             (each0, loop0), use0 = group.sched(), resource.getrusage(resource.RUSAGE_SELF)
             t0 = time.perf_counter()
             remaining = max(1.0, group.deadline - time.monotonic())
@@ -781,20 +719,20 @@ async def scenario(group: Group, games: int, seed: int, plan: Plan) -> Result:
                 outcomes = [TimeoutError(f"--timeout reached after {remaining:.0f} s")]
             wall = time.perf_counter() - t0
             (each1, loop1), use1 = group.sched(), resource.getrusage(resource.RUSAGE_SELF)
-            redis1 = None if redis_db is None else redis_db.figures()
+            redis1 = None if redis_scope is None else redis_scope.figures()
         failures = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
         if backends is not None and backends.error is not None:
             failures.append(f"PostgreSQL CPU not measured: {backends.error}")
         per_server = [after - before for before, after in zip(each0, each1, strict=True)]
         return Result(
             database=db.label, servers=len(group.servers),
-            redis=None if redis_db is None else redis_db.label, games=games,
+            redis=None if redis_scope is None else redis_scope.label, games=games,
             moves_per_game=plan.moves, samples=[s for out in per_game for s in out],
             wall_s=wall, server=sum(per_server, Sched()), per_server=per_server,
             loop=loop1 - loop0, backends=None if backends is None else backends.used,
             backends_opened=0 if backends is None else backends.opened,
             redis_used=None if redis0 is None or redis1 is None else redis1 - redis0,
-            redis_keys=None if redis_db is None else redis_db.keys(),
+            redis_keys=None if redis_scope is None else redis_scope.keys(),
             client_cpu_s=(use1.ru_utime + use1.ru_stime) - (use0.ru_utime + use0.ru_stime),
             load=load, create_s=create_s, hello_s=[s.hello_s for s in seats],
             view_bytes=[b for s in seats for b in s.view_bytes],
@@ -816,27 +754,27 @@ async def run_group(spec: str, count: int, redis_url: str | None, plan: Plan,
                     tmp: Path) -> tuple[list[Result], list[str]]:
     """Start ``count`` servers on a database of their own (sharing Redis if ``redis_url``),
     warm them up, run every scenario; the problems in their logs. Everything is cleaned up
-    however this ends: the servers stopped, then the schema dropped and the Redis database
-    emptied."""
+    however this ends: the servers stopped, then the schema dropped and the Redis keys
+    deleted."""
     deadline = time.monotonic() + plan.timeout
     servers: list[Server] = []
     with contextlib.ExitStack() as cleanup:
         db = Database.make(spec, tmp)
         cleanup.callback(db.drop)
-        redis_db = None
+        redis_scope = None
         if redis_url is not None:
-            redis_db = RedisDatabase.claim(redis_url, plan.timeout + 600)
-            cleanup.callback(redis_db.release)
+            redis_scope = RedisScope.make(redis_url)
+            cleanup.callback(redis_scope.remove)
         cleanup.callback(stop_all, servers)
         tag = uuid.uuid4().hex[:6]
         for k in range(count):
             servers.append(Server(db.url, tmp / f"server-{tag}-{k + 1}-of-{count}.log",
-                                  redis_url=None if redis_db is None else redis_db.url))
+                                  redis=redis_scope))
         for server in servers:
             server.wait_ready(60)
-        group = Group(servers, db, redis_db, deadline)
+        group = Group(servers, db, redis_scope, deadline)
         name = f"{db.label}, {count} server{'s' if count > 1 else ''}" + (
-            "" if redis_db is None else f", {redis_db.label} (database {redis_db.number})")
+            "" if redis_scope is None else f", {redis_scope.label} (prefix {redis_scope.prefix})")
         async with opened_games(group, count, plan.seed + 10_000, plan) as (warm, _):
             await asyncio.gather(*(play(t, 10, plan.step_timeout, []) for t in warm))
         results = []
@@ -928,8 +866,9 @@ def table(results: Sequence[Result], command: str, load: tuple[float, float, flo
     if with_redis:
         lines += [
             "",
-            "*redis*: the Redis the servers share (`TRIVERSE_REDIS_URL`; the same machine, a "
-            "logical database of the run's own); *no*: a server on its own, without Redis.",
+            "*redis*: the Redis the servers share (`TRIVERSE_REDIS_URL`, on the same machine; "
+            "keys and channels under a prefix of the run's own); *no*: a server on its own, "
+            "without Redis.",
         ]
     head = ["database", "servers", *(["redis"] if with_redis else []), "games at once",
             "moves", "accepted, ms", "view push, ms", "moves/s", "server CPU",
@@ -964,7 +903,7 @@ def extra(r: Result) -> str:
              f" Redis (the whole server): CPU {share(r.redis_used.cpu, r.wall_s)}, "
              f"{1000 * r.redis_used.cpu / moves:.2f} ms and "
              f"{r.redis_used.commands / moves:.1f} commands per move; "
-             f"{r.redis_keys} keys held in the run's database at the end of the moves.")
+             f"{r.redis_keys} keys under the run's prefix at the end of the moves.")
     return (
         f"{name}: the servers' event loop threads used {share(r.loop.cpu, r.wall_s)} of the "
         f"server CPU{split}; creating a match (`POST /api/matches`, 16 at a time) "
@@ -1011,8 +950,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "compare (default 1); more than one needs PostgreSQL and --redis")
     parser.add_argument("--redis", metavar="URL",
                         help="a redis:// URL: the servers share this Redis (each group of "
-                        "scenarios takes an empty logical database of its own there, emptied "
-                        "at the end); needs PostgreSQL")
+                        "scenarios with a key prefix of its own, its keys deleted at the end); "
+                        "needs PostgreSQL")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game's deal")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds for each database and count of servers (default 600)")
@@ -1078,7 +1017,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     run_group(spec, count, args.redis, plan, Path(tmp))))
             except (KeyboardInterrupt, asyncio.CancelledError):
                 print("interrupted: the servers are stopped, their files, the schema and the "
-                      "Redis database removed", file=sys.stderr)
+                      "Redis keys removed", file=sys.stderr)
                 return 130
             except (RuntimeError, OSError, TimeoutError, ServerRefused) as exc:
                 # a group that could not start or warm up: the others still run
