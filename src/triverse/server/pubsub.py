@@ -42,10 +42,18 @@ class Subscription(Protocol):
     """Messages of one channel, from subscription until :meth:`unsubscribe`.
 
     Iterate with ``async for``, or await :meth:`get`. Use as an async context manager to be
-    sure of unsubscribing.
+    sure of unsubscribing (entering it also awaits :meth:`ready`).
     """
 
     channel: str
+
+    async def ready(self) -> None:
+        """Wait until messages published from now on, by any process, reach this subscription.
+
+        A subscriber that reads the state after ``ready`` and then follows the messages misses
+        nothing. In one process that holds at once; a broker first confirms the subscription.
+        """
+        ...
 
     async def get(self) -> Message:
         """The next message (waits for one)."""
@@ -83,10 +91,19 @@ class PubSub(Protocol):
         ...
 
 
-class _LocalSubscription:
-    """A queue of one subscriber of :class:`InProcessPubSub`."""
+class _Hub(Protocol):
+    """What a :class:`_LocalSubscription` asks of the hub that fills its queue."""
 
-    def __init__(self, hub: InProcessPubSub, channel: str, maxsize: int) -> None:
+    def _remove(self, subscription: _LocalSubscription) -> None: ...
+
+    async def _ready(self, subscription: _LocalSubscription) -> None: ...
+
+
+class _LocalSubscription:
+    """A queue of one subscriber, in this process, filled by its hub (:class:`InProcessPubSub`,
+    or a broker's reader such as ``RedisPubSub``'s)."""
+
+    def __init__(self, hub: _Hub, channel: str, maxsize: int) -> None:
         self.channel = channel
         self._hub = hub
         self._queue: asyncio.Queue[Message] = asyncio.Queue(maxsize)
@@ -96,6 +113,9 @@ class _LocalSubscription:
         if self._queue.full():
             self._queue.get_nowait()
         self._queue.put_nowait(message)
+
+    async def ready(self) -> None:
+        await self._hub._ready(self)
 
     async def get(self) -> Message:
         return await self._queue.get()
@@ -111,6 +131,11 @@ class _LocalSubscription:
         self._hub._remove(self)
 
     async def __aenter__(self) -> Self:
+        try:
+            await self.ready()
+        except BaseException:  # cancelled while waiting: __aexit__ will not run
+            await self.unsubscribe()
+            raise
         return self
 
     async def __aexit__(
@@ -145,6 +170,9 @@ class InProcessPubSub:
     def subscribers(self, channel: str) -> int:
         """How many subscribers ``channel`` has (for tests and diagnostics)."""
         return len(self._channels.get(channel, ()))
+
+    async def _ready(self, subscription: _LocalSubscription) -> None:
+        """A subscription here receives every later message from the start."""
 
     def _remove(self, subscription: _LocalSubscription) -> None:
         subs = self._channels.get(subscription.channel)

@@ -149,6 +149,7 @@ class MatchConnection:
             subscription = self.pubsub.subscribe(match_channel(self.match_id))
             await self.service.connect(live, self.seat)
             try:
+                await subscription.ready()
                 await self.send_view(force=True)
                 await self._serve(subscription)
             finally:
