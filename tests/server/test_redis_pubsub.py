@@ -263,7 +263,7 @@ def test_publishing_while_redis_is_down_does_not_raise(
         finally:
             await hub.close()
 
-    assert run(scenario()) == [changed(move) for move in (1, 2, 3, 4)]
+    assert run(scenario()) == [{**changed(move), "seq": move - 1} for move in (1, 2, 3, 4)]
     publishing = [r.getMessage() for r in caplog.records if "publish" in r.getMessage()]
     assert len(publishing) == 2, publishing
     assert publishing[0].startswith("cannot publish to Redis")

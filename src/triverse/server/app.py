@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -81,7 +82,9 @@ def create_app(
     (``postgresql://`` works and uses psycopg 3); unset, a SQLite file in the user's data
     directory. Migrations run when the application starts.
 
-    Besides: ``pubsub`` is the live update hub (in-process by default); ``clock`` the time
+    Besides: ``pubsub`` is the live update hub (by default a
+    :class:`~triverse.server.redis_pubsub.RedisPubSub` on ``settings.redis_url``, or an
+    in-process one without Redis); ``clock`` the time
     source of deadlines and dates (the system clock by default; tests pass a
     :class:`~triverse.server.clock.ManualClock`); ``cache`` where replayed matches are kept
     (a :class:`~triverse.server.matches.LocalMatchCache` by default).
@@ -95,6 +98,10 @@ def create_app(
             review_budget=review_budget, review_total=review_total,
         )
     hub: PubSub = InProcessPubSub() if pubsub is None else pubsub
+    if pubsub is None and settings.redis_url is not None:
+        from triverse.server.redis_pubsub import RedisPubSub  # the redis extra
+
+        hub = RedisPubSub(settings.redis_url, prefix=settings.redis_prefix)
     service = MatchService(settings, hub, BotPool(settings.bot_executor, settings.bot_workers),
                            clock, cache)
     app = FastAPI(
@@ -151,7 +158,10 @@ def _lifespan(
         service.bots.start()  # first, before the server has threads of its own (fork safety)
         service.migrate()
         await service.start()
-        log.info("Triverse server ready (database %s)", _safe_url(service.settings.db_url))
+        log.info("Triverse server ready (database %s%s)", _safe_url(service.settings.db_url),
+                 ", sharing Redis" if service.settings.clustered else "",
+                 extra={"event": "started", "instance": service.instance,
+                        "pid": os.getpid()})
         try:
             yield
         finally:
