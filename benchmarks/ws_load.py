@@ -50,10 +50,9 @@ At most 16 matches are created and 32 websockets opened at a time.
 Redis: each group's servers name their keys and channels in the Redis that ``--redis`` names
 with a prefix of the group's own (``TRIVERSE_REDIS_PREFIX=triverse-bench-<random>:``), so
 that they share nothing with anyone else's, and the group's keys are deleted at its end. The
-URL reaches the servers as given, query included: redis-py 8's asyncio connection pool refuses
-a 101st connection (``Too many connections``) rather than wait for one, and with hundreds of
-games that drops the servers' publishes (their news then misses the other process); a URL
-ending in ``?max_connections=4000`` lifts that limit.
+URL reaches the servers as given, query included (``?max_connections=N`` sets the size of each
+of a server's Redis connection pools, 32 by default, where a command waits for a free
+connection: ``triverse.server.redis_pool``).
 
 Everything runs on loopback; each group is bounded (``--timeout``; ``--step-timeout`` per
 wait), and the servers, their temporary files, the PostgreSQL schema and the Redis keys are

@@ -113,12 +113,10 @@ class RedisAdvice:
     """Answers shared in Redis, at ``<prefix>advice:<name>``, as JSON (see the module)."""
 
     def __init__(self, url: str, prefix: str = "triverse:") -> None:
-        import redis.asyncio as aioredis
+        from triverse.server.redis_pool import redis_client  # the redis extra
 
         self.prefix = prefix
-        self._redis: Any = aioredis.Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=REDIS_TIMEOUT,
-            socket_timeout=REDIS_TIMEOUT)
+        self._redis: Any = redis_client(url, timeout=REDIS_TIMEOUT, decode=True)
 
     def key(self, name: str) -> str:
         """The Redis key of the answer called ``name``.

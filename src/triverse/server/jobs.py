@@ -3,9 +3,9 @@ hint or a review.
 
 Several server processes on one database (``Settings.redis_url``) could each start the same
 work: every process hears that a computer is to move, every process's deadline scheduler knows
-when a turn ends. Before it acts, a process *claims* the job by name
-(``computer:<match>``, ``deadline:<match>:<move>``, ``hint:<match>:<seat>:<move>``); a claim
-another process holds is refused, and the process leaves the job to it.
+when a turn ends. Before it acts, a process *claims* the job by name (``computer:<match>``,
+``deadline:<match>:<move>``, ``advice:hint:<match>:<seat>:<move>``); a claim another process
+holds is refused, and the process leaves the job to it.
 
 - :class:`LocalJobs` is the one process's claims (the embedded default): a set in memory, since
   the only competitors are this process's own tasks.

@@ -18,8 +18,9 @@ on the running event loop) reads it and puts each message into the queues of tha
 local subscribers; each queue is bounded and drops its oldest message when a reader falls
 behind, as :class:`~triverse.server.pubsub.InProcessPubSub`'s do. The Redis channel is
 subscribed when its first local subscriber arrives and unsubscribed when its last one leaves.
-:meth:`RedisPubSub.publish` uses other, pooled connections. Channels are named in Redis with
-a prefix (``triverse:`` by default), so that several installations can share one Redis.
+:meth:`RedisPubSub.publish` uses other, pooled connections (:mod:`triverse.server.redis_pool`:
+a publish waits for a free one rather than fail). Channels are named in Redis with a prefix
+(``triverse:`` by default), so that several installations can share one Redis.
 
 **Wire format.** A Redis message is the JSON object ``{"sender": ..., "message": ...}``, where
 ``message`` is the published object and ``sender`` names the publishing :class:`RedisPubSub`.
@@ -61,13 +62,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from redis.asyncio import Redis
 from redis.asyncio.connection import AbstractConnection
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from triverse.server.pubsub import Message, Subscription, _LocalSubscription
+from triverse.server.redis_pool import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +112,7 @@ class RedisPubSub:
         self._sender = uuid.uuid4().hex
         # One retry, on a new connection: a pooled connection left over from before a Redis
         # restart fails once, then the command goes through.
-        self._client = Redis.from_url(url, retry=Retry(NoBackoff(), 1),
-                                      socket_connect_timeout=timeout, socket_timeout=timeout)
+        self._client = redis_client(url, timeout=timeout, retry=True)
         self._channels: dict[str, _Channel] = {}
         self._reader: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()  # the set of wanted channels changed
