@@ -40,6 +40,11 @@ loop threads apart) used meanwhile and how long their threads waited for a core,
 ``/proc/*/schedstat``, on PostgreSQL the CPU of the servers' backends, and with Redis the CPU
 and the commands of the whole Redis server (``INFO``: it runs on this machine, and other work
 may use it too). ``--no-compression`` makes the client not offer permessage-deflate.
+``--changes`` makes each socket ask for ``changes`` in its ``hello``, as the web UI does (after
+the first view, a move's message holds what changed, not the whole view). ``--rate R`` paces the
+moves: all games together start at most R moves a second, on a fixed schedule (a move whose
+time has passed is sent at once, so a server that falls behind is not given more time), rather
+than each game moving as soon as its last move is done.
 
 The benchmark's own servers are told to let one address do far more than a client may
 (``docs/server.md``, "Limits": all the load comes from 127.0.0.1); the rate limits count in
@@ -69,6 +74,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import importlib.util
 import itertools
 import json
 import math
@@ -457,13 +463,14 @@ class SeatSocket:
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _reader: asyncio.Task[None] | None = None
 
-    async def open(self, ws_base: str, timeout: float, compression: bool = True) -> None:
+    async def open(self, ws_base: str, timeout: float, compression: bool = True,
+                   changes: bool = False) -> None:
         t0 = time.perf_counter()
         self.ws = await connect(f"{ws_base}/ws/matches/{self.match_id}", open_timeout=timeout,
                                 ping_interval=None, max_size=2**22,
                                 compression="deflate" if compression else None)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token,
-                                       "seat": self.seat, "log": UI_LOG}))
+                                       "seat": self.seat, "log": UI_LOG, "changes": changes}))
         self._reader = asyncio.get_running_loop().create_task(self._read())
         await self.wait_view(0, timeout)
         self.hello_s = time.perf_counter() - t0
@@ -475,8 +482,8 @@ class SeatSocket:
                 now = time.perf_counter()
                 message = json.loads(raw)
                 kind = message.get("type")
-                if kind == "view":
-                    view = message["view"]
+                if kind in ("view", "changes"):
+                    view = message["view"] if kind == "view" else changed(self.view, message)
                     self.view_bytes.append(len(raw))
                     if self.view is None or view["move"] >= self.view["move"]:
                         self.view = view
@@ -558,9 +565,37 @@ class Sample:
 _ids = itertools.count(1)
 
 
+def changed(view: Json | None, message: Json) -> Json:
+    """The view a ``changes`` message makes of ``view``, as the web UI applies it."""
+    assert view is not None, "a changes message came before any view"
+    log = [*view["log"], *message["log"]][-UI_LOG:]
+    return {**view, **message["changes"], "log": log}
+
+
+class Pacer:
+    """Moves at ``rate`` a second over all games, on a fixed schedule (see the module)."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self.start: float | None = None
+        self.count = 0
+
+    async def slot(self) -> None:
+        """Wait for the next move's time on the schedule (at once if it has passed)."""
+        loop = asyncio.get_running_loop()
+        if self.start is None:
+            self.start = loop.time()
+        when = self.start + self.count * self.interval
+        self.count += 1
+        delay = when - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
 async def play(seats: Sequence[SeatSocket], moves: int, step_timeout: float,
-               out: list[Sample]) -> None:
-    """Play up to ``moves`` moves: the seat to move sends its view's first legal action."""
+               out: list[Sample], pacer: Pacer | None = None) -> None:
+    """Play up to ``moves`` moves: the seat to move sends its view's first legal action (at
+    its time on ``pacer``'s schedule, if given)."""
     move = seats[0].view["move"] if seats[0].view else 0
     for _ in range(moves):
         await asyncio.gather(*(s.wait_view(move, step_timeout) for s in seats))
@@ -572,6 +607,8 @@ async def play(seats: Sequence[SeatSocket], moves: int, step_timeout: float,
         mine = mover.view
         assert mine is not None and mine["move"] == move and mine["your_turn"], mine
         action = mine["legal_actions"][0]["notation"]
+        if pacer is not None:
+            await pacer.slot()
         sent, accepted = await mover.act(action, move, next(_ids), step_timeout)
         others = [s for s in seats if s is not mover]
         pushed = [await s.wait_view(move + 1, step_timeout) - sent for s in others]
@@ -593,6 +630,10 @@ class Plan:
     """Seconds for each group of scenarios (one database, one count of servers)."""
     compression: bool
     """Whether the client offers permessage-deflate (browsers do)."""
+    changes: bool = False
+    """Whether the sockets ask for ``changes`` (the web UI does)."""
+    rate: float | None = None
+    """Moves a second over all games (``None``: each game as fast as it can)."""
 
 
 @dataclass(frozen=True)
@@ -691,7 +732,7 @@ async def opened_games(group: Group, games: int, seed: int,
             tables.append([SeatSocket(created["match_id"], s["seat"], s["token"])
                            for s in created["seats"]])
         await _bounded(32, [s.open(group.server_for(i, s.seat).ws_base, plan.step_timeout,
-                                   plan.compression)
+                                   plan.compression, plan.changes)
                             for i, t in enumerate(tables) for s in t])
         yield tables, [elapsed for elapsed, _ in made]
     finally:
@@ -714,8 +755,9 @@ async def scenario(group: Group, games: int, seed: int, plan: Plan) -> Result:
             remaining = max(1.0, group.deadline - time.monotonic())
             try:
                 async with asyncio.timeout(remaining):
+                    pacer = None if plan.rate is None else Pacer(plan.rate)
                     outcomes = await asyncio.gather(
-                        *(play(t, plan.moves, plan.step_timeout, out)
+                        *(play(t, plan.moves, plan.step_timeout, out, pacer)
                           for t, out in zip(tables, per_game, strict=True)),
                         return_exceptions=True)
             except TimeoutError:
@@ -829,25 +871,35 @@ def plural(count: int, word: str) -> str:
 
 
 def table(results: Sequence[Result], command: str, load: tuple[float, float, float],
-          compression: bool) -> str:
+          plan: Plan) -> str:
     when = datetime.datetime.now().astimezone().strftime("%Y-%m-%d")
-    deflate = ("offers permessage-deflate, as browsers do" if compression
+    deflate = ("offers permessage-deflate, as browsers do" if plan.compression
                else "does not offer permessage-deflate")
+    asks = ("asks for `changes` after the first view, as the web UI does" if plan.changes
+            else "asks for whole views")
+    loops = [name for name in ("uvloop", "httptools") if importlib.util.find_spec(name)]
+    installed = (f"{' and '.join(loops)} installed (uvicorn uses them)" if loops
+                 else "no uvloop or httptools installed")
+    pacing = ("the seat to move sends the first legal action of its view and waits for the "
+              "move's `accepted` and both seats' new views before the next move" if plan.rate
+              is None else
+              f"the moves are paced: {plan.rate:g} a second over all games together, on a "
+              "fixed schedule (a move whose time has passed goes at once), each after the "
+              "previous move's `accepted` and both seats' new views")
     several = any(r.servers > 1 for r in results)
     with_redis = any(r.redis is not None for r in results)
     lines = [
         f"Measured by `{command}` on {when}: {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; the "
-        "servers (each a uvicorn process of its own, `log_level=warning`, no uvloop or "
-        "httptools installed; *servers*: how many, on one database) and the load generator "
-        f"(one asyncio process, `websockets`; it {deflate}) on the same machine, over "
+        f"servers (each a uvicorn process of its own, `log_level=warning`, {installed}; "
+        "*servers*: how many, on one database) and the load generator "
+        f"(one asyncio process, `websockets`; it {deflate} and {asks}) on the same machine, over "
         "loopback. **The machine was shared**: other work was running (load average "
         f"{load[0]:.1f} on {os.cpu_count()} cores when the run started), so these figures are "
         "pessimistic and vary from run to run.",
         "",
         "Each game is Tri-ominoes between two human seats (hot-seat mode, no computer player); "
-        "the seat to move sends the first legal action of its view and waits for the move's "
-        "`accepted` and both seats' new views before the next move. *accepted*: from sending "
+        f"{pacing}. *accepted*: from sending "
         "the `action` to receiving its `accepted` (stored in the database by then). *view "
         "push*: from sending the `action` to the other seat receiving the view that shows it. "
         "Milliseconds, median / p95 / p99. *server CPU*: CPU time of the server processes "
@@ -962,9 +1014,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="seconds to wait for any one answer (default 60)")
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it)")
+    parser.add_argument("--changes", action="store_true",
+                        help="ask for changes instead of whole views, as the web UI does")
+    parser.add_argument("--rate", type=float, metavar="R",
+                        help="start at most R moves a second over all games, on a fixed "
+                        "schedule (default: every game as fast as it can)")
     parser.add_argument("--write", metavar="FILE", type=Path,
                         help="replace the ws block of FILE (docs/performance.md)")
     args = parser.parse_args(argv)
+    if args.rate is not None and not args.rate > 0:
+        parser.error("--rate is a positive number of moves a second")
     if not 1 <= args.moves <= MAX_MOVES:
         parser.error(f"--moves is from 1 to {MAX_MOVES}")
     args.db = args.db or ["sqlite"]
@@ -1008,7 +1067,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raise_open_files(max(args.games), max(args.servers))
     load = os.getloadavg()
     plan = Plan(args.games, args.moves, args.seed, args.step_timeout, args.timeout,
-                not args.no_compression)
+                not args.no_compression, args.changes, args.rate)
     results: list[Result] = []
     problems: dict[str, list[str]] = {}
     broken: list[str] = []
@@ -1030,8 +1089,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             results += found
             if issues:
                 problems[name] = issues
-    text = table(results, command_line(sys.argv[1:] if argv is None else argv), load,
-                 plan.compression)
+    text = table(results, command_line(sys.argv[1:] if argv is None else argv), load, plan)
     print(text)
     for name, issues in problems.items():
         print(f"\nThe servers' logs on {name} have {len(issues)} warning/error lines; the "
