@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 import triverse
+from triverse.server import tune_garbage_collector
 from triverse.server.bots import BotPool
 from triverse.server.clock import Clock
 from triverse.server.config import BotExecutor, Settings, settings_with
@@ -129,7 +130,9 @@ def _hub(settings: Settings) -> PubSub:
 
 def app_from_environment() -> FastAPI:
     """The application with its settings read from the ``TRIVERSE_*`` environment alone: what
-    each worker process of ``triverse serve --workers N`` runs."""
+    each worker process of ``triverse serve --workers N`` runs (its garbage collector tuned
+    as :func:`triverse.server.tune_garbage_collector` says)."""
+    tune_garbage_collector()
     return create_app(settings=settings_with())
 
 
