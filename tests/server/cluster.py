@@ -304,6 +304,28 @@ class Socket:
         self.connection.close()
 
 
+@dataclass
+class Stored:
+    """A match as the database holds it: its seed, options and moves ``(seat, action)``."""
+
+    seed: int
+    options: Json
+    moves: list[tuple[int, str]]
+
+
+def stored_moves(db_url: str, match_id: str) -> Stored:
+    """Read a match's moves straight from PostgreSQL (``db_url`` names its schema)."""
+    psycopg = pytest.importorskip("psycopg")
+    with psycopg.connect(db_url) as connection:
+        seed, options = connection.execute(
+            "SELECT seed, options FROM matches WHERE id = %s", (match_id,)).fetchone()
+        rows = connection.execute(
+            "SELECT number, seat, action FROM moves WHERE match_id = %s ORDER BY number",
+            (match_id,)).fetchall()
+    assert [row[0] for row in rows] == list(range(len(rows))), "the move numbers have a gap"
+    return Stored(seed, dict(options or {}), [(row[1], row[2]) for row in rows])
+
+
 def at_once(*calls: Callable[[], Any]) -> list[Any]:
     """Run the calls in threads released together; their results in order."""
     barrier = threading.Barrier(len(calls))
