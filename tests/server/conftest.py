@@ -1,14 +1,17 @@
-"""Fixtures of the server tests: an app on a fresh SQLite file, with instant computer moves."""
+"""Fixtures of the server tests: an app on a fresh SQLite file, with instant computer moves, and
+a Redis key prefix of a test's own."""
 
 from __future__ import annotations
 
 import faulthandler
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from server_helpers import REDIS_URL
 
 from triverse.server.app import create_app
 
@@ -36,3 +39,23 @@ def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0, bot_workers=1,
                                allow_client_seed=True)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """A key prefix of this test's own; its keys are deleted afterwards."""
+    redis = pytest.importorskip("redis")
+    name = f"triverse-test-{uuid.uuid4().hex[:12]}:"
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        client.close()
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}: {exc}")
+    yield name
+    try:
+        keys = list(client.scan_iter(match=f"{name}*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()

@@ -181,3 +181,9 @@ def assert_nothing_hidden(
                                   f"{entry['move']}")
                 checked += len(found)
     return checked
+
+
+# --- Redis ----------------------------------------------------------------------------------------
+REDIS_URL = "redis://127.0.0.1:6379/0"
+"""This machine's Redis (the tests that share it use a key prefix of their own)."""
+

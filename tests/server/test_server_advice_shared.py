@@ -8,13 +8,14 @@ import asyncio
 import logging
 import random
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from server_helpers import REDIS_URL
 from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
 from triverse import load_game
@@ -33,29 +34,8 @@ from triverse.server.config import Settings
 from triverse.server.jobs import Jobs, LocalJobs, PostgresJobs
 from triverse.server.live import LiveMatch, SeatInfo
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 UNREACHABLE = "redis://127.0.0.1:1/0"
 """A Redis URL nobody listens on."""
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    """A key prefix of this test's own; its keys are deleted afterwards."""
-    redis = pytest.importorskip("redis")
-    name = f"triverse-test-{uuid.uuid4().hex[:12]}:"
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except redis.RedisError as exc:
-        client.close()
-        pytest.skip(f"Redis is not reachable at {REDIS_URL}: {exc}")
-    yield name
-    try:
-        keys = list(client.scan_iter(match=f"{name}*"))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
 
 
 # --- stand-ins -----------------------------------------------------------------------------------

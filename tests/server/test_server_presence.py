@@ -4,29 +4,10 @@ test's own)."""
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import Iterator
 
-import pytest
+from server_helpers import REDIS_URL
 
 from triverse.server.presence import DEAD_AFTER, LocalPresence, RedisPresence
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    """A key prefix of this test's own; its keys are deleted afterwards."""
-    redis = pytest.importorskip("redis")
-    name = f"triverse-test-{uuid.uuid4().hex[:12]}:"
-    yield name
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = list(client.scan_iter(match=f"{name}*"))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
 
 
 class Clock:
