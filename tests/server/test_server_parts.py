@@ -39,7 +39,7 @@ def test_migrations_are_idempotent(tmp_path: Path) -> None:
     migrate(engine)
     migrate(engine)
     tables = set(inspect(engine).get_table_names())
-    assert tables == {"alembic_version", "matches", "seats", "moves"}
+    assert tables == {"alembic_version", "matches", "seats", "moves", "accounts", "sessions"}
     engine.dispose()
 
 

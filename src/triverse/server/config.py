@@ -174,6 +174,11 @@ class Settings(BaseSettings):
     rate_token_failure: RateLimit = "20/minute;100/hour"
     """Wrong seat tokens a client address may send; past that, whatever it sends with a token
     is refused until the window moves on."""
+    rate_login: RateLimit = "10/minute;100/hour"
+    """Log-in and sign-up attempts a client address may make."""
+    rate_login_name: RateLimit = "10/minute;50/hour"
+    """Failed log-ins on one account, from any address; past that even the right password
+    waits for the window to move on."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)

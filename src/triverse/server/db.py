@@ -1,10 +1,11 @@
 """Storage: the tables, the engine, and the migrations run at start-up.
 
-Three tables hold everything (``docs/server.md`` describes them): ``matches`` (one row a match,
+Three tables hold the games (``docs/server.md`` describes them): ``matches`` (one row a match,
 with a few denormalised columns so that start-up and "my games" need no replay, and the current
 turn's deadline in a game with a time limit), ``seats`` (one row a seat, with the sha256 of its
 secret token, or a computer seat's thinking time) and ``moves`` (one row an accepted action, in
-notation). A match's state is rebuilt by replaying its moves through the engine.
+notation). A match's state is rebuilt by replaying its moves through the engine. Two more hold
+the players: ``accounts`` and their ``sessions`` (:mod:`triverse.server.accounts`).
 
 The primary key ``(match_id, number)`` of ``moves`` is what keeps two server processes from
 both storing a move ``number`` for the same match: the second insert fails and its process
@@ -117,6 +118,35 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account: a name unique whatever its case, and an argon2id hash of the
+    password (migration ``r0005``)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    """As the player wrote it at sign-up."""
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    """The name case-folded: ``Zoe`` and ``zoe`` are one name."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A logged-in browser: the sha256 of its session cookie, and the token it must send back
+    with every change it asks for (CSRF); both end at ``expires_at`` or at log-out."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def make_engine(url: str, **options: Any) -> Engine:

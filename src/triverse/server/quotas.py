@@ -42,6 +42,8 @@ RATE_KINDS = {
     "hint": "hints",
     "review": "reviews",
     "token_failure": "wrong seat tokens",
+    "login": "log-in and sign-up attempts",
+    "login_name": "failed log-ins",
 }
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""
@@ -85,16 +87,16 @@ class RateLimits:
         for item in self.items[kind]:
             await self.limiter.hit(item, kind, client)
 
-    async def check(self, kind: str, client: str) -> None:
-        """Refuse (``rate_limited``) if ``client`` has reached a limit of ``kind``; count
-        nothing."""
+    async def check(self, kind: str, client: str, whose: str = "from your address") -> None:
+        """Refuse (``rate_limited``) if ``client`` (an address, or another key: an account)
+        has reached a limit of ``kind``; count nothing. ``whose`` says in the refusal whose
+        requests were counted."""
         for item in self.items[kind]:
             if not await self.limiter.test(item, kind, client):
                 stats = await self.limiter.get_window_stats(item, kind, client)
                 wait = max(1, math.ceil(stats.reset_time - time.time()))
-                raise ServerError("rate_limited", f"too many {RATE_KINDS[kind]} from your "
-                                  f"address: at most {item}; try again in {wait} s",
-                                  retry_after=wait)
+                raise ServerError("rate_limited", f"too many {RATE_KINDS[kind]} {whose}: at "
+                                  f"most {item}; try again in {wait} s", retry_after=wait)
 
     async def reset(self) -> None:
         """Forget every count (tests)."""

@@ -27,6 +27,7 @@ import logging
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
+from triverse.server.accounts import Accounts
 from triverse.server.advisors import Advisors, advice_store
 from triverse.server.bots import BotPool
 from triverse.server.catalog import GameCatalog, GameEntry
@@ -111,6 +112,8 @@ class MatchService:
         self.matches = LiveMatches(self.repository, self.catalog, cache, self.clocks.seen)
         self.referee = Referee(settings, self.catalog, self.repository, self.matches,
                                self.clocks, self.news)
+        self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run)
+        """Players' accounts and sessions (:mod:`triverse.server.accounts`)."""
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
