@@ -164,7 +164,7 @@ class Accounts:
         """A new session for the account called ``name`` if ``password`` is its password;
         ``bad_credentials`` otherwise, the same for an unknown name."""
         found: tuple[Account, str] | None = await self._run(
-            self._find, name_key(unicodedata.normalize("NFC", name)))
+            self._find, AccountRow.name_key, name_key(unicodedata.normalize("NFC", name)))
         stored = found[1] if found is not None else await self._dummy_hash()
         right = await self._verify(stored, password)
         if found is None or not right:
@@ -174,23 +174,23 @@ class Accounts:
             await self._run(self._set_hash, account.id, await self._hash(password))
         return await self._open(account)
 
-    def _find(self, key: str) -> tuple[Account, str] | None:
+    def _find(self, column: Any, value: str) -> tuple[Account, str] | None:
+        """The account whose ``column`` (its id, or its name's key) is ``value``, and its
+        password hash."""
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(AccountRow.id, AccountRow.name, AccountRow.created_at,
-                       AccountRow.password_hash).where(AccountRow.name_key == key)).first()
+                       AccountRow.password_hash).where(column == value)).first()
         if row is None:
             return None
         return Account(row.id, row.name, aware(row.created_at)), row.password_hash
 
-    def _find_id(self, account_id: str) -> tuple[Account, str] | None:
-        with self.engine.connect() as connection:
-            row = connection.execute(
-                select(AccountRow.id, AccountRow.name, AccountRow.created_at,
-                       AccountRow.password_hash).where(AccountRow.id == account_id)).first()
-        if row is None:
-            return None
-        return Account(row.id, row.name, aware(row.created_at)), row.password_hash
+    async def _confirm(self, session: LoggedIn, password: str) -> None:
+        """``bad_credentials`` unless ``password`` is the session's account's password."""
+        found: tuple[Account, str] | None = await self._run(self._find, AccountRow.id,
+                                                            session.account.id)
+        if found is None or not await self._verify(found[1], password):
+            raise ServerError("bad_credentials", "the password is wrong")
 
     def _set_hash(self, account_id: str, hashed: str) -> None:
         with self.engine.begin() as connection:
@@ -201,10 +201,7 @@ class Accounts:
         """Change the session's account's password (``bad_credentials`` if ``password`` is
         not the current one): every session ends, and a new one is returned."""
         check_password(new)
-        found: tuple[Account, str] | None = await self._run(self._find_id,
-                                                            session.account.id)
-        if found is None or not await self._verify(found[1], password):
-            raise ServerError("bad_credentials", "the password is wrong")
+        await self._confirm(session, password)
         await self._run(self._set_hash, session.account.id, await self._hash(new))
         await self._run(self._end_all, session.account.id)
         return await self._open(session.account)
@@ -212,10 +209,7 @@ class Accounts:
     async def delete(self, session: LoggedIn, password: str) -> None:
         """Delete the session's account and its sessions (``bad_credentials`` if
         ``password`` is not its password); its name is free again."""
-        found: tuple[Account, str] | None = await self._run(self._find_id,
-                                                            session.account.id)
-        if found is None or not await self._verify(found[1], password):
-            raise ServerError("bad_credentials", "the password is wrong")
+        await self._confirm(session, password)
         await self._run(self._delete, session.account.id)
 
     def _delete(self, account_id: str) -> None:

@@ -52,7 +52,7 @@ from triverse.core.rng import fresh_seed
 from triverse.server.bots import BotPool
 from triverse.server.config import Settings
 from triverse.server.errors import ServerError
-from triverse.server.jobs import Jobs, LocalJobs
+from triverse.server.jobs import Jobs, LocalJobs, give_up
 from triverse.server.live import LiveMatch
 from triverse.server.views import action_json
 
@@ -69,8 +69,6 @@ WAIT_POLL = 0.1
 WAIT_MARGIN = 10.0
 """Seconds a process waits for another's answer beyond the job's own budget (the worker pool
 may have queued the job)."""
-REDIS_TIMEOUT = 2.0
-"""Seconds a command to the shared store may take before it counts as failing."""
 
 
 def keep(cache: OrderedDict[Any, Answer], key: Any, value: Answer, size: int) -> None:
@@ -116,7 +114,7 @@ class RedisAdvice:
         from triverse.server.redis_pool import redis_client  # the redis extra
 
         self.prefix = prefix
-        self._redis: Any = redis_client(url, timeout=REDIS_TIMEOUT, decode=True)
+        self._redis: Any = redis_client(url, decode=True)
 
     def key(self, name: str) -> str:
         """The Redis key of the answer called ``name``.
@@ -219,7 +217,7 @@ class Advisors:
             return found
         job = f"advice:{name}"
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + budget + self.wait_margin
+        deadline = loop.time() + budget + self.wait_margin
         while True:
             try:
                 claimed = await self.jobs.claim(job)
@@ -233,11 +231,8 @@ class Advisors:
                         return found
                     return await self._compute_and_store(store, name, ttl, compute)
                 finally:
-                    try:
-                        await self.jobs.release(job)
-                    except Exception:
-                        log.exception("cannot give up the claim %s", job)
-            if loop.time() >= give_up:
+                    await give_up(self.jobs, job)
+            if loop.time() >= deadline:
                 log.warning("%s: another process has held it for %.1f s without an answer; "
                             "computing it here as well", job, budget + self.wait_margin)
                 return await self._compute_and_store(store, name, ttl, compute)

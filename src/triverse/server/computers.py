@@ -34,7 +34,7 @@ from triverse.server.bots import QUICK, BotPool
 from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
 from triverse.server.errors import ServerError
-from triverse.server.jobs import Jobs, LocalJobs
+from triverse.server.jobs import Jobs, LocalJobs, give_up
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches
 from triverse.server.metrics import ServerMetrics
@@ -130,8 +130,7 @@ class ComputerPlayers:
         this process plays; how many started (each then claims its match, and leaves it to
         the process that holds it)."""
         ids = await self.repository.computer_to_move()
-        started = sum(self._start(match_id) for match_id in ids)
-        return started
+        return sum(self._start(match_id) for match_id in ids)
 
     async def sweep(self, every: float) -> None:
         """Every ``every`` seconds, :meth:`resume`: the matches of a process that stopped or
@@ -181,13 +180,7 @@ class ComputerPlayers:
         except Exception:
             log.exception("the computer players of match %s stopped", match_id)
         finally:
-            await asyncio.shield(self._release(job))
-
-    async def _release(self, job: str) -> None:
-        try:
-            await self.jobs.release(job)
-        except Exception:
-            log.exception("cannot give up the claim %s", job)
+            await asyncio.shield(give_up(self.jobs, job))
 
     async def _move(self, live: LiveMatch, seat: int) -> None:
         number = live.state.move_number

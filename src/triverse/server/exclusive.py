@@ -206,8 +206,7 @@ class _PostgresClaim(DatabaseClaim):
             self.key = postgres_key(str(schema))
             if schema and schema != "public":
                 self.where = f"{self._base_where} (schema {schema})"
-            suffix = "_shared" if self.shared else ""
-            taken = connection.execute(text(f"SELECT pg_try_advisory_lock{suffix}(:key)"),
+            taken = connection.execute(text(f"SELECT pg_try_advisory_lock{self._kind}(:key)"),
                                        {"key": self.key}).scalar()
             if not taken:
                 raise DatabaseInUse(_refusal(self.where, _postgres_holder(connection,
@@ -221,6 +220,11 @@ class _PostgresClaim(DatabaseClaim):
         self._connection, self._fd = connection, fd
         if fd is not None:
             _HELD_FDS.add(fd)
+
+    @property
+    def _kind(self) -> str:
+        """The suffix of PostgreSQL's advisory-lock functions for this claim's lock."""
+        return "_shared" if self.shared else ""
 
     def _drop(self) -> Connection | None:
         """Forget the connection (the caller closes it)."""
@@ -275,8 +279,7 @@ class _PostgresClaim(DatabaseClaim):
             connection = self._drop()
             try:
                 if connection is not None:
-                    suffix = "_shared" if self.shared else ""
-                    connection.execute(text(f"SELECT pg_advisory_unlock{suffix}(:key)"),
+                    connection.execute(text(f"SELECT pg_advisory_unlock{self._kind}(:key)"),
                                        {"key": self.key})
             except Exception as exc:  # the connection is gone, and its lock with it
                 log.warning("releasing the claim on %s: %s", self.where, exc)

@@ -49,7 +49,7 @@ from sqlalchemy.pool import NullPool
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Jobs", "LocalJobs", "PostgresJobs", "job_key", "jobs_for"]
+__all__ = ["Jobs", "LocalJobs", "PostgresJobs", "give_up", "job_key", "jobs_for"]
 
 
 class Jobs(Protocol):
@@ -92,6 +92,15 @@ class LocalJobs:
 
     async def close(self) -> None:
         self._held.clear()
+
+
+async def give_up(jobs: Jobs, job: str) -> None:
+    """Release ``job``, logging (not raising) a failure: the work is done either way, and a
+    claim that cannot be released went with its connection."""
+    try:
+        await jobs.release(job)
+    except Exception:
+        log.exception("cannot give up the claim %s", job)
 
 
 def job_key(schema: str, job: str) -> int:

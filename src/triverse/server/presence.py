@@ -37,8 +37,6 @@ HEARTBEAT = 5.0
 """Seconds between two heartbeats of a process (:class:`RedisPresence`)."""
 DEAD_AFTER = 15.0
 """Seconds without a heartbeat after which a process's sockets no longer count."""
-REDIS_TIMEOUT = 2.0
-"""Seconds a presence command may take (connecting included) before it counts as failed."""
 
 Announce = Callable[[str], Awaitable[object]]
 """Tells a match's subscribers that its presence changed (``MatchNews`` with ``presence``)."""
@@ -100,7 +98,7 @@ class RedisPresence:
         self.origin = origin
         self.prefix = prefix
         self.clock = clock
-        self._redis: Any = redis_client(url, timeout=REDIS_TIMEOUT, decode=True)
+        self._redis: Any = redis_client(url, decode=True)
         self._task: asyncio.Task[None] | None = None
         self._announce: Announce | None = None
         self._warned = False

@@ -20,10 +20,13 @@ from redis.backoff import NoBackoff
 POOL_SIZE = 32
 """The most connections one client of a process opens (a ``max_connections`` in the URL
 overrides it)."""
+TIMEOUT = 2.0
+"""Seconds a command (connecting included) may take before it counts as failed, unless a
+client is given another."""
 
 
-def redis_client(url: str, *, timeout: float, decode: bool = False, retry: bool = False,
-                 ) -> Redis:
+def redis_client(url: str, *, timeout: float = TIMEOUT, decode: bool = False,
+                 retry: bool = False) -> Redis:
     """A client of the Redis at ``url`` on a blocking pool; connecting, each command and the
     wait for a free connection are bounded by ``timeout`` seconds. ``decode``: answers as
     text; ``retry``: a command that fails on a connection is tried once more on a new one (a

@@ -66,7 +66,7 @@ from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
 from triverse.server.pubsub import Message, Subscription, _LocalSubscription
-from triverse.server.redis_pool import redis_client
+from triverse.server.redis_pool import TIMEOUT, redis_client
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class RedisPubSub:
     """
 
     def __init__(self, url: str, *, prefix: str = "triverse:", maxsize: int = 64,
-                 timeout: float = 2.0) -> None:
+                 timeout: float = TIMEOUT) -> None:
         self._prefix = prefix
         self._maxsize = maxsize
         self._timeout = timeout

@@ -39,7 +39,7 @@ from triverse.server.db import hash_token
 from triverse.server.deadlines import DeadlineScheduler
 from triverse.server.errors import ServerError
 from triverse.server.finished import record_json, replay_view
-from triverse.server.jobs import Jobs, jobs_for
+from triverse.server.jobs import Jobs, give_up, jobs_for
 from triverse.server.live import LiveMatch
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
 from triverse.server.metrics import ServerMetrics
@@ -281,7 +281,7 @@ class MatchService:
             started = self.metrics.start()
             live = await self.referee.time_out(match_id, move)
         finally:
-            await self.jobs.release(job)
+            await give_up(self.jobs, job)
         if live is None:
             return False
         self.metrics.moved(live, move, live.log[move].seat, "timeout", started)
