@@ -39,7 +39,9 @@ def test_migrations_are_idempotent(tmp_path: Path) -> None:
     migrate(engine)
     migrate(engine)
     tables = set(inspect(engine).get_table_names())
-    assert tables == {"alembic_version", "matches", "seats", "moves", "accounts", "sessions"}
+    assert tables == {"alembic_version", "matches", "seats", "moves", "accounts", "sessions",
+                      "seat_keys", "ratings", "rating_changes", "push_subscriptions",
+                      "push_queue", "server_secrets"}
     engine.dispose()
 
 

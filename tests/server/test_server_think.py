@@ -117,7 +117,8 @@ def _against_a_human(client: TestClient, jobs: list[Job]) -> None:
         ("human", None), ("veteran", 5.0)]
     seen = client.get(f"/api/matches/{match_id}/view", headers=auth(token)).json()
     assert seen["players"][1] == {"seat": 1, "name": "Veteran 2", "kind": "veteran",
-                                  "think": 5.0, "connected": True}
+                                  "think": 5.0, "connected": True, "account": False,
+                                  "free": False, "deleted": False}
 
 
 @pytest.mark.parametrize(
@@ -199,7 +200,7 @@ def test_a_database_at_0002_upgrades_and_keeps_its_seats(db_url: str, jobs: list
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0005")
+            "0006")
         rows = connection.execute(text(
             "SELECT seat, kind, name, token_hash, think FROM seats ORDER BY seat")).all()
     engine.dispose()

@@ -28,11 +28,14 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Text,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -87,6 +90,11 @@ class MatchRow(Base):
                                                       index=True)
     """When the turn at ``move_count`` times out: only in a game with a time limit, while a
     human is to move (migration ``r0002``)."""
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Whether the match counts for ratings when it ends (migration ``r0006``)."""
+    pace: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``live`` (minutes a turn) or ``correspondence`` (hours or days a turn), as the lobby
+    lists a game; ``NULL`` for matches made before (migration ``r0006``)."""
 
 
 class SeatRow(Base):
@@ -104,6 +112,12 @@ class SeatRow(Base):
     think: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds a computer seat that searches (the veteran) thinks about a move; ``NULL``: the
     game's default (migration ``r0003``)."""
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The account that took the seat; ``NULL``: a guest, a computer, or a deleted account
+    (migration ``r0006``)."""
+    deleted: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """The seat's account was deleted: it shows as "deleted player" (migration ``r0006``)."""
 
 
 class MoveRow(Base):
@@ -147,6 +161,102 @@ class SessionRow(Base):
     csrf: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatKeyRow(Base):
+    """A seat token minted for one logged-in browser, so that an account's seats open on
+    every device it logs in on; it ends with the session (migration ``r0006``)."""
+
+    __tablename__ = "seat_keys"
+    __table_args__ = (ForeignKeyConstraint(["match_id", "seat"], ["seats.match_id", "seats.seat"],
+                                           ondelete="CASCADE"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    session_hash: Mapped[str] = mapped_column(
+        String(64), ForeignKey("sessions.token_hash", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating for one game and player count (migration ``r0006``)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "game", "players", "mu"),)
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    """Rated matches played."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """What a rated match changed of one seat's rating: written once, when the match ends
+    (the primary key refuses a second writer) (migration ``r0006``)."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
+    """``NULL``: a computer seat (its anchor rating never changes) or a deleted account."""
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PushSubscriptionRow(Base):
+    """A browser's Web Push subscription, for an account (migration ``r0006``)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    endpoint_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """The endpoint's sha256: an endpoint is one subscription, whatever its length."""
+    p256dh: Mapped[str] = mapped_column(String(255))
+    auth: Mapped[str] = mapped_column(String(255))
+    lang: Mapped[str] = mapped_column(String(8))
+    """The language its notifications are written in (``en``, ``pl``, ``fr``)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PushQueueRow(Base):
+    """A Web Push notification to send, sent (``sent_at``) or given up (``error``)
+    (migration ``r0006``)."""
+
+    __tablename__ = "push_queue"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subscription_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ServerSecretRow(Base):
+    """A value every server process shares, such as the VAPID key pair (migration
+    ``r0006``)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 def make_engine(url: str, **options: Any) -> Engine:

@@ -20,6 +20,30 @@ from triverse.core.game import Game, State
 from triverse.server.bots import GameSpec
 from triverse.server.db import hash_token
 
+PACES = ("live", "correspondence")
+"""How fast a match is meant to go: ``live`` (minutes a turn, both players at the table) or
+``correspondence`` (hours or days a turn)."""
+LIVE_TURN_LIMIT = 3600
+"""A turn limit below this many seconds makes a match ``live`` by default."""
+
+
+def pace_of(game: Game[Any, Any], chosen: str | None) -> str:
+    """A match's pace: the one ``chosen``, else ``live`` for a turn limit under an hour,
+    else ``correspondence``.
+
+    >>> from triverse.games.trident.engine import TridentGame
+    >>> pace_of(TridentGame(2, {"time_limit": 300}), None)
+    'live'
+    >>> pace_of(TridentGame(2, {"time_limit": 86400}), None), pace_of(TridentGame(2), "live")
+    ('correspondence', 'live')
+    """
+    if chosen is not None:
+        return chosen
+    limit = game.options.get("time_limit")
+    if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < LIVE_TURN_LIMIT:
+        return "live"
+    return "correspondence"
+
 
 def turn_time_limit(game: Game[Any, Any], state: State[Any]) -> int | None:
     """The seconds a player has for a turn, or ``None`` when turns are not timed.
@@ -55,6 +79,10 @@ class SeatInfo:
     name: str
     token_hash: str | None
     think: float | None = None
+    account_id: str | None = None
+    """The account that took the seat (``None``: a guest, a computer, a deleted account)."""
+    deleted: bool = False
+    """The seat's account was deleted: it shows as "deleted player"."""
 
     @property
     def is_bot(self) -> bool:
@@ -98,6 +126,10 @@ class LiveMatch:
     paused: bool = False
     deadline: datetime | None = None
     """When the current turn times out (``None``: no clock runs); set with :attr:`state`."""
+    rated: bool = False
+    """Whether the match counts for ratings when it ends."""
+    pace: str | None = None
+    """``live`` or ``correspondence`` (:data:`PACES`); ``None`` for a match made before."""
     log: list[LogEntry] = field(default_factory=list)
     connections: Counter[int | None] = field(default_factory=Counter)
     """Open websockets per seat (``None``: spectators), in this process."""
@@ -129,6 +161,12 @@ class LiveMatch:
     def time_limit(self) -> int | None:
         """Seconds per turn, ``None`` when turns are not timed."""
         return turn_time_limit(self.game, self.state)
+
+    @property
+    def free_seats(self) -> tuple[int, ...]:
+        """The human seats nobody has taken yet (an open game waits for them)."""
+        return tuple(s.seat for s in self.seats
+                     if not s.is_bot and s.token_hash is None and s.account_id is None)
 
     def seat_for_hash(self, token_hash: str) -> int | None:
         """The seat whose token has this hash, if any."""

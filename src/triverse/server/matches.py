@@ -150,13 +150,15 @@ class LiveMatches:
 
     async def refresh(
         self, match_id: str, news: tuple[str, int] | None = None, read: bool = True,
+        seats: bool = False,
     ) -> LiveMatch | None:
         """Bring the cached match (if cached) up to date after another process's update, told
         by the message ``news`` (:meth:`MatchNews.news_key
         <triverse.server.pubsub.MatchNews.news_key>`); ``read=False``: the update changed
-        nothing stored (presence). Returns the match if this call caught it up, ``None`` if it
-        is not cached or was already caught up with ``news`` (another of its sockets heard the
-        same message first)."""
+        nothing stored (presence); ``seats``: the seats changed too (taken, claimed, an
+        account deleted), so they are read again. Returns the match if this call caught it
+        up, ``None`` if it is not cached or was already caught up with ``news`` (another of its
+        sockets heard the same message first)."""
         live = self.cache.get(match_id)
         if live is None:
             return None
@@ -164,13 +166,15 @@ class LiveMatches:
             if news is not None and live.news_seen == news:
                 return None
             if read:
-                await self.catch_up(live)
+                await self.catch_up(live, seats)
             live.news_seen = news
         return live
 
-    async def catch_up(self, live: LiveMatch) -> None:
-        """Apply moves (and the pause flag, and the deadline) stored by another process. Hold
-        the lock."""
+    async def catch_up(self, live: LiveMatch, seats: bool = False) -> None:
+        """Apply moves (and the pause flag, and the deadline) stored by another process; with
+        ``seats``, read the seats again too. Hold the lock."""
+        if seats:
+            live.seats = await self.repository.seats(live.id)
         status = await self.repository.status(live.id, live.state.move_number)
         live.paused = status.paused
         if status.moves:  # replay on a copy, so that views rendered meanwhile stay consistent
@@ -205,7 +209,7 @@ class LiveMatches:
             id=stored.id, game_name=stored.game, title=entry.title, mode=stored.mode,
             seed=stored.seed, spec=GameSpec.of(entry.module, game), game=game, state=state,
             seats=stored.seats, created_at=stored.created_at, paused=stored.paused,
-            deadline=stored.deadline,
+            deadline=stored.deadline, rated=stored.rated, pace=stored.pace,
         )
         live.log.extend(replay(live.id, state, stored.moves))
         return live

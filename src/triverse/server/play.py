@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +24,7 @@ from triverse.core.errors import GameOverError, IllegalActionError, NotationErro
 from triverse.core.events import Event
 from triverse.core.game import State
 from triverse.core.rng import SEED_MAX, fresh_seed
+from triverse.server.accounts import Account
 from triverse.server.bots import GameSpec
 from triverse.server.catalog import GameCatalog
 from triverse.server.clock import iso_utc
@@ -31,7 +32,15 @@ from triverse.server.clocks import TurnClocks
 from triverse.server.config import Settings
 from triverse.server.db import hash_token
 from triverse.server.errors import ServerError, clip
-from triverse.server.live import LiveMatch, LogEntry, SeatInfo, preview_of, time_out_of
+from triverse.server.live import (
+    PACES,
+    LiveMatch,
+    LogEntry,
+    SeatInfo,
+    pace_of,
+    preview_of,
+    time_out_of,
+)
 from triverse.server.matches import LiveMatches
 from triverse.server.pubsub import MatchNews
 from triverse.server.repository import MatchRepository, MoveConflict
@@ -69,6 +78,20 @@ def _reason(exc: IllegalActionError) -> dict[str, Any]:
     return {"code": exc.code, "params": dict(exc.params)}
 
 
+def owner_seats(seats: Sequence[tuple[str, str, float | None]], mode: str) -> tuple[int, ...]:
+    """The seats of a new match that its logged-in creator takes: every human seat in
+    hot-seat (one browser plays them all), else the first human seat.
+
+    >>> owner_seats([("veteran", "V", None), ("human", "A", None), ("human", "B", None)],
+    ...             "online")
+    (1,)
+    >>> owner_seats([("human", "A", None), ("human", "B", None)], "hotseat")
+    (0, 1)
+    """
+    humans = tuple(i for i, (kind, _, _) in enumerate(seats) if kind == "human")
+    return humans if mode == "hotseat" else humans[:1]
+
+
 def check_turn(state: State[Any], seat: int | None, move: int | None, what: str = "") -> None:
     """Refuse unless the game goes on, ``move`` (when given) is its move number, and ``seat``
     is to move (``what``: ``" a preview is for the seat to move"``, say)."""
@@ -95,16 +118,35 @@ class Referee:
         self.matches = matches
         self.clocks = clocks
         self.news = news
+        self.after_move: list[Callable[[LiveMatch, int], Awaitable[object]]] = []
+        """Called, in order, by the process that stored a move (``live`` and the move's
+        number) once it is applied and announced: ratings when a match ends, "your move"
+        notifications. A listener's error is logged, never the move's."""
 
     # --- creating a match ----------------------------------------------------------------------
     async def create(
         self, game_name: str, options: Mapping[str, object], seats: Sequence[SeatRequest],
-        mode: str, seed: int | None = None,
+        mode: str, seed: int | None = None, account: Account | None = None,
+        rated: bool = False, pace: str | None = None,
     ) -> CreatedMatch:
-        """Check and store a new match."""
+        """Check and store a new match.
+
+        ``account``: who creates it, logged in; their seats (:func:`owner_seats`) belong to
+        the account and bear its name. ``rated``: the match counts for ratings when it ends
+        (only for an account, never in hot-seat). ``pace``: ``live`` or ``correspondence``
+        (:func:`~triverse.server.live.pace_of` when ``None``)."""
         entry = self.catalog.entry(game_name)
         cls = entry.cls()
         infos = check_seats(entry.title, cls.min_players, cls.max_players, seats, mode)
+        if rated and account is None:
+            raise ServerError("not_logged_in", "a rated match is for a logged-in account")
+        if rated and mode == "hotseat":
+            raise ServerError("bad_request", "a hot-seat match cannot be rated: every seat "
+                              "plays in one browser")
+        if pace is not None and pace not in PACES:
+            raise ServerError("bad_request", f"pace is one of {', '.join(PACES)}, not "
+                              f"{clip(pace)}")
+        owned = owner_seats(infos, mode) if account is not None else ()
         try:
             game = cls(len(infos), options)
         except OptionError as exc:
@@ -113,7 +155,9 @@ class Referee:
         state: State[Any] = game.new_initial_state(seed=seed)
         tokens = tuple(None if kind != "human" else new_token() for kind, _, _ in infos)
         seat_infos = tuple(
-            SeatInfo(i, kind, name, None if token is None else hash_token(token), think)
+            SeatInfo(i, kind, account.name if account is not None and i in owned else name,
+                     None if token is None else hash_token(token), think,
+                     account.id if account is not None and i in owned else None)
             for i, ((kind, name, think), token) in enumerate(zip(infos, tokens, strict=True))
         )
         assert entry.module is not None
@@ -121,7 +165,7 @@ class Referee:
         live = LiveMatch(
             id=secrets.token_urlsafe(9), game_name=entry.name, title=entry.title, mode=mode,
             seed=seed, spec=GameSpec.of(entry.module, game), game=game, state=state,
-            seats=seat_infos, created_at=now,
+            seats=seat_infos, created_at=now, rated=rated, pace=pace_of(game, pace),
         )
         live.deadline = self.clocks.deadline_for(live, state, now)
         await self.repository.insert(live)
@@ -227,6 +271,11 @@ class Referee:
             self.clocks.seen(live.id, number + 1, deadline)
             await self.news.changed(live.id, "move" if action is not None else "timeout",
                                     live.state.move_number)
+            for listener in self.after_move:
+                try:
+                    await listener(live, number)
+                except Exception:
+                    log.exception("match %s: a listener failed after move %d", live.id, number)
 
         await asyncio.shield(asyncio.ensure_future(commit()))
 

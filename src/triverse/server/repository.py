@@ -67,6 +67,8 @@ class StoredMatch:
     deadline: datetime | None
     seats: tuple[SeatInfo, ...]
     moves: list[StoredMove]
+    rated: bool = False
+    pace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,9 @@ class MatchRepository:
             session.add(MatchRow(
                 id=live.id, game=live.game_name, num_players=live.game.num_players,
                 options=dict(live.game.options), seed=live.seed, mode=live.mode,
-                status="finished" if live.finished else "active", paused=False, move_count=0,
+                status=("finished" if live.finished else "open" if live.free_seats
+                        else "active"),
+                rated=live.rated, pace=live.pace, paused=False, move_count=0,
                 to_move=live.to_move, result=None, created_at=live.created_at,
                 updated_at=live.created_at, finished_at=None, deadline=live.deadline,
             ))
@@ -147,7 +151,7 @@ class MatchRepository:
             for seat in live.seats:
                 session.add(SeatRow(match_id=live.id, seat=seat.seat, kind=seat.kind,
                                     name=seat.name, token_hash=seat.token_hash,
-                                    think=seat.think))
+                                    think=seat.think, account_id=seat.account_id))
 
     async def store_move(
         self, match_id: str, number: int, seat: int, action: str, after: State[Any],
@@ -224,10 +228,7 @@ class MatchRepository:
             row = session.get(MatchRow, match_id)
             if row is None:
                 return None
-            seats = tuple(
-                SeatInfo(s.seat, s.kind, s.name, s.token_hash, s.think) for s in session.execute(
-                    select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
-                ).scalars())
+            seats = self._seats(match_id)
             moves = [(m.number, m.seat, m.action) for m in session.execute(
                 select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.number)
             ).scalars()]
@@ -236,7 +237,7 @@ class MatchRepository:
                 seed=row.seed, mode=row.mode, paused=row.paused,
                 created_at=aware(row.created_at),
                 deadline=None if row.deadline is None else aware(row.deadline),
-                seats=seats, moves=moves,
+                seats=seats, moves=moves, rated=row.rated, pace=row.pace,
             )
 
     async def status(self, match_id: str, known: int) -> Status:
@@ -252,6 +253,18 @@ class MatchRepository:
                     _MOVES_FROM, {"m_id": match_id, "known": known})]
             deadline = None if row.deadline is None else aware(row.deadline)
             return Status(bool(row.paused), deadline, moves)
+
+    async def seats(self, match_id: str) -> tuple[SeatInfo, ...]:
+        """The match's seats as stored now (who took them, their names)."""
+        return await self.run(self._seats, match_id)
+
+    def _seats(self, match_id: str) -> tuple[SeatInfo, ...]:
+        with self._sessions() as session:
+            return tuple(
+                SeatInfo(s.seat, s.kind, s.name, s.token_hash, s.think, s.account_id,
+                         s.deleted)
+                for s in session.execute(select(SeatRow).where(SeatRow.match_id == match_id)
+                                         .order_by(SeatRow.seat)).scalars())
 
     async def computer_to_move(self) -> list[str]:
         """The active, unpaused matches whose seat to move is a computer's."""

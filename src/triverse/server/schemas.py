@@ -141,6 +141,11 @@ class CreateMatch(BaseModel):
     mode: Mode = "computer"
     seed: Integer | None = Field(None, description="only where the server allows chosen "
                                  "seeds")
+    rated: bool = Field(False, description="the match counts for ratings when it ends "
+                        "(logged in only; never in hot-seat)")
+    pace: Literal["live", "correspondence"] | None = Field(
+        None, description="how fast turns are meant to go; null: live for a turn limit under "
+        "an hour, else correspondence")
 
 
 class CreatedSeat(BaseModel):
@@ -289,6 +294,11 @@ class PlayerView(Exact):
                                 "seconds, as the match was created with; null: the game's "
                                 "default (and for humans)")
     connected: bool = Field(description="a websocket of this seat is open; computers: true")
+    account: bool = Field(description="the seat belongs to an account, whose name it bears "
+                          "(its profile: /players/{name})")
+    free: bool = Field(description="nobody has taken this seat of an open game yet")
+    deleted: bool = Field(description="the seat's account was deleted: show it as "
+                          "\"deleted player\"")
 
 
 class LegalAction(Exact):
@@ -331,6 +341,9 @@ class View(Exact):
     match_id: str
     game: GameRef
     mode: Mode
+    rated: bool = Field(description="the match counts for ratings when it ends")
+    pace: Literal["live", "correspondence"] | None = Field(
+        description="how fast turns are meant to go; null for a match made before paces")
     seat: int | None = Field(description="whose view this is; null for a spectator")
     players: list[PlayerView]
     move: int = Field(description="actions played so far: send it with your next action")
@@ -497,6 +510,8 @@ class ViewChanges(Exact):
     match_id: str | None = None
     game: GameRef | None = None
     mode: Mode | None = None
+    rated: bool | None = None
+    pace: Literal["live", "correspondence"] | None = None
     seat: int | None = None
     players: list[PlayerView] | None = None
     move: int | None = None

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
-from triverse.server.accounts import Accounts
+from triverse.server.accounts import Account, Accounts
 from triverse.server.advisors import Advisors, advice_store
 from triverse.server.bots import BotPool
 from triverse.server.catalog import GameCatalog, GameEntry
@@ -190,6 +190,7 @@ class MatchService:
     async def create(
         self, game_name: str, options: Mapping[str, object], seats: Sequence[SeatRequest],
         mode: str, seed: int | None = None, client: str = "local",
+        account: Account | None = None, rated: bool = False, pace: str | None = None,
     ) -> CreatedMatch:
         """Check and store a new match; start its computer players if one is to move.
 
@@ -197,10 +198,12 @@ class MatchService:
         (:class:`~triverse.server.quotas.ComputerQuota`) for ``client``, its address."""
         kinds = [seat.kind for seat in seats]
         if all(kind == "human" for kind in kinds):
-            return await self.referee.create(game_name, options, seats, mode, seed)
+            return await self.referee.create(game_name, options, seats, mode, seed, account,
+                                             rated, pace)
         async with self._admitting:  # admitted, created and counted before the next one
             self.quotas.computers.admit(client, kinds)
-            created = await self.referee.create(game_name, options, seats, mode, seed)
+            created = await self.referee.create(game_name, options, seats, mode, seed,
+                                                account, rated, pace)
             self.computers.schedule(created.live)
             self.quotas.computers.created(client, created.match_id, kinds)
         return created
@@ -217,7 +220,8 @@ class MatchService:
         message = {} if message is None else message
         reason = message.get("reason")
         live = await self.matches.refresh(match_id, MatchNews.news_key(message),
-                                          read=reason != "presence")
+                                          read=reason != "presence",
+                                          seats=reason in (None, "resync", "seats"))
         if live is not None and reason in (None, "presence") and self.settings.clustered:
             live.elsewhere = await self.presence.elsewhere(match_id)
 

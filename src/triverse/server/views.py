@@ -118,10 +118,14 @@ def _log_item(entry: LogEntry, viewer: int | None) -> dict[str, Any]:
 
 
 def players_json(live: LiveMatch) -> list[dict[str, Any]]:
-    """The seats: names, kinds, computers' thinking times and whether each is connected."""
+    """The seats: names, kinds, computers' thinking times, whether each is connected,
+    belongs to an account (its name is the account's), is still free (an open game) or was
+    an account's that was deleted (shown as "deleted player")."""
+    free = live.free_seats
     return [
         {"seat": s.seat, "name": s.name, "kind": s.kind, "think": s.think,
-         "connected": live.connected(s.seat)}
+         "connected": live.connected(s.seat), "account": s.account_id is not None,
+         "free": s.seat in free, "deleted": s.deleted}
         for s in live.seats
     ]
 
@@ -161,6 +165,8 @@ def render_view(
             "preview": preview_of(state) is not None,
         },
         "mode": live.mode,
+        "rated": live.rated,
+        "pace": live.pace,
         "seat": seat,
         "players": players_json(live),
         "move": state.move_number,

@@ -15,22 +15,20 @@ log-ins against ``Settings.rate_login_name`` per account.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from triverse.server.accounts import (
-    CSRF_HEADER,
     SESSION_COOKIE,
     SESSION_DAYS,
-    Accounts,
     LoggedIn,
     name_key,
 )
 from triverse.server.errors import ServerError
 from triverse.server.quotas import client_address
-from triverse.server.routes.deps import ERRORS, Service
+from triverse.server.routes.deps import ERRORS, Changing, Service, Session
 
 router = APIRouter(tags=["accounts"])
 
@@ -67,29 +65,6 @@ def _set_cookie(request: Request, response: Response, logged: LoggedIn) -> None:
     response.set_cookie(SESSION_COOKIE, logged.token, max_age=SESSION_DAYS * 24 * 3600,
                         path="/", httponly=True, samesite="lax",
                         secure=request.url.scheme == "https")
-
-
-async def current(request: Request, service: Service) -> LoggedIn:
-    """The request's live session (``not_logged_in`` without one)."""
-    logged = await service.accounts.session(request.cookies.get(SESSION_COOKIE))
-    if logged is None:
-        raise ServerError("not_logged_in", "you are not logged in")
-    return logged
-
-
-async def changing(
-    logged: Annotated[LoggedIn, Depends(current)],
-    csrf: Annotated[str | None, Header(alias=CSRF_HEADER,
-                                       description="the session's CSRF token")] = None,
-) -> LoggedIn:
-    """The request's live session, for a change: its CSRF token must come with it."""
-    if not Accounts.csrf_ok(logged, csrf):
-        raise ServerError("bad_csrf", f"a change needs the session's token in {CSRF_HEADER}")
-    return logged
-
-
-Session = Annotated[LoggedIn, Depends(current)]
-Changing = Annotated[LoggedIn, Depends(changing)]
 
 
 @router.post("/api/accounts", status_code=201, responses=ERRORS)

@@ -15,6 +15,8 @@ from fastapi import Depends, Header, Query
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE, Accounts, LoggedIn
+from triverse.server.errors import ServerError
 from triverse.server.quotas import client_address
 from triverse.server.schemas import ErrorAnswer
 from triverse.server.service import MatchService
@@ -66,6 +68,47 @@ def limited(kind: str) -> Any:
 
     return Depends(count)
 
+
+async def current(connection: HTTPConnection) -> LoggedIn:
+    """The request's live session (``not_logged_in`` without one)."""
+    logged = await service_of(connection).accounts.session(
+        connection.cookies.get(SESSION_COOKIE))
+    if logged is None:
+        raise ServerError("not_logged_in", "you are not logged in")
+    return logged
+
+
+CsrfHeader = Annotated[str | None, Header(alias=CSRF_HEADER,
+                                          description="the session's CSRF token")]
+
+
+async def changing(logged: Annotated[LoggedIn, Depends(current)],
+                   csrf: CsrfHeader = None) -> LoggedIn:
+    """The request's live session, for a change: its CSRF token must come with it
+    (``bad_csrf`` otherwise)."""
+    if not Accounts.csrf_ok(logged, csrf):
+        raise ServerError("bad_csrf", f"a change needs the session's token in {CSRF_HEADER}")
+    return logged
+
+
+async def maybe_changing(connection: HTTPConnection, csrf: CsrfHeader = None) -> LoggedIn | None:
+    """For a change anyone may ask for (a guest too): the request's live session, if it has
+    one, and then its CSRF token must come with it (``bad_csrf``); ``None`` for a guest."""
+    logged = await service_of(connection).accounts.session(
+        connection.cookies.get(SESSION_COOKIE))
+    if logged is not None and not Accounts.csrf_ok(logged, csrf):
+        raise ServerError("bad_csrf", f"a logged-in change needs the session's token in "
+                          f"{CSRF_HEADER}")
+    return logged
+
+
+Session = Annotated[LoggedIn, Depends(current)]
+"""The request's live session (``not_logged_in`` without one), as a route parameter."""
+Changing = Annotated[LoggedIn, Depends(changing)]
+"""The request's live session and its CSRF token, for a change, as a route parameter."""
+MaybeChanging = Annotated[LoggedIn | None, Depends(maybe_changing)]
+"""The session of a change a guest may ask for too (``None``: a guest), as a route
+parameter."""
 
 Service = Annotated[MatchService, Depends(service_of)]
 """The match service, as a route parameter."""

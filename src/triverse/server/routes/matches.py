@@ -6,7 +6,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from triverse.server.quotas import client_address
-from triverse.server.routes.deps import ERRORS, LogLimit, SeatToken, Service, limited
+from triverse.server.routes.deps import (
+    ERRORS,
+    LogLimit,
+    MaybeChanging,
+    SeatToken,
+    Service,
+    limited,
+)
 from triverse.server.schemas import (
     CreatedSeat,
     CreateMatch,
@@ -23,15 +30,18 @@ router = APIRouter(tags=["matches"])
 
 @router.post("/api/matches", status_code=201, dependencies=[limited("create")],
              responses={**ERRORS, 503: {"model": ErrorAnswer}})
-async def create_match(body: CreateMatch, request: Request, service: Service) -> MatchCreated:
+async def create_match(body: CreateMatch, request: Request, service: Service,
+                       logged: MaybeChanging) -> MatchCreated:
     """Create a match. The answer holds every human seat's secret token and invite link:
-    hand each link to whoever plays that seat (in hot-seat, keep them all). Limited per
-    client address (``429 rate_limited``, ``429 too_many_computer_matches``) and by the
-    computer players' queue (``503 server_busy``)."""
+    hand each link to whoever plays that seat (in hot-seat, keep them all). Logged in (the
+    session cookie and its ``X-CSRF-Token``), the creator's seat (every seat in hot-seat)
+    belongs to the account. Limited per client address (``429 rate_limited``, ``429
+    too_many_computer_matches``) and by the computer players' queue (``503 server_busy``)."""
     created = await service.create(
         body.game, body.options,
         [SeatRequest(s.kind, s.name, s.think) for s in body.seats], body.mode, body.seed,
-        client_address(request))
+        client_address(request), None if logged is None else logged.account, body.rated,
+        body.pace)
     base = str(request.base_url).rstrip("/")
     seats = []
     for seat, token in zip(created.live.seats, created.tokens, strict=True):
