@@ -1,5 +1,6 @@
-"""The web UI: ``/``, the invite and spectator links (all ``index.html``), and its files; and
-the API's documentation page, ``/docs``.
+"""The web UI: ``/``, the invite and spectator links, the players' profiles and the
+leaderboards (all ``index.html``), its service worker (``/sw.js``) and its files; and the API's
+documentation page, ``/docs``.
 
 Every page keeps its scripts and styles in files of the server's own, so that the
 Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
@@ -57,6 +58,24 @@ def pages_router(web_dir: Path) -> APIRouter:
     @router.get("/watch/{match_id}")
     async def watch(match_id: str, request: Request) -> Response:
         return index(request)
+
+    @router.get("/players/{name}")
+    async def player(name: str, request: Request) -> Response:
+        return index(request)
+
+    @router.get("/leaderboard/{game}")
+    async def leaderboard(game: str, request: Request) -> Response:
+        return index(request)
+
+    @router.get("/sw.js")
+    async def service_worker() -> Response:
+        """The service worker of "your move" notifications, for the whole site (scope ``/``);
+        never cached, so that a new one takes over at the next visit."""
+        script = web_dir / "sw.js"
+        if not script.is_file():
+            raise HTTPException(404)
+        return FileResponse(script, media_type="text/javascript", headers={
+            "Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
 
     @router.get("/rules/")
     async def rules_index(request: Request) -> Response:

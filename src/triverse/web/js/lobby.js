@@ -1,13 +1,16 @@
 // The lobby: the games (from GET /api/games, each card drawn once its module has loaded), the
-// New Game dialog built from each game's option specs, the invite links of an online game, and
-// "My games".
-import { api, recordUrl } from "./api.js";
+// New Game dialog built from each game's option specs, the invite links of an online game, the
+// open games (lobby-open.js) and "My games" (lobby-mine.js).
+import { account } from "./account.js";
+import { api } from "./api.js";
 import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor } from "./games.js";
+import { renderMyGames } from "./lobby-mine.js";
+import { renderOpenGames } from "./lobby-open.js";
 import { statsOf, tallyOf } from "./stats.js";
-import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
-import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
-import { dataText, formatDate, formatNumber, t, tc, tn } from "./i18n.js";
-import { computerName, displayNames, levelName } from "./names.js";
+import { addSeat, saveInvites } from "./store.js";
+import { h, openDialog, notice, copyText } from "./ui.js";
+import { dataText, formatNumber, t, tc, tn } from "./i18n.js";
+import { computerName } from "./names.js";
 
 export async function renderLobby(root) {
   document.title = "Triverse";
@@ -15,13 +18,18 @@ export async function renderLobby(root) {
   const mine = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-title" },
     h("h2", { id: "my-games-title" }, t("My games")),
     h("p", { class: "muted" }, t("Loading…")));
+  const openGames = h("section", { class: "open-games", id: "open-games", "aria-labelledby": "open-games-title" },
+    h("h2", { id: "open-games-title" }, t("Open games")));
   root.replaceChildren(
     h("section", { class: "lobby-intro" },
       h("h1", {}, t("Five tri games, one table")),
-      h("p", {}, t("Play against the computer, pass one screen around, or invite friends with a link."))),
+      h("p", {}, t("Play against the computer, pass one screen around, invite friends with a link, or take a seat in an open game."))),
     h("section", { class: "games", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title", class: "sr-only" }, t("Games")), gamesList),
+    openGames,
     mine);
+  // Logging in or out (or claiming this browser's games) changes "My games".
+  window.addEventListener("triverse:account", () => renderMyGames(mine));
 
   let data;
   try {
@@ -36,6 +44,7 @@ export async function renderLobby(root) {
   // The games with a table first, then the others (each in the catalogue's order).
   const games = [...data.games.filter(playable), ...data.games.filter((g) => !playable(g))];
   gamesList.replaceChildren(...games.map((g) => gameCard(g, data)));
+  renderOpenGames(openGames, data);
   renderMyGames(mine);
 }
 
@@ -69,7 +78,9 @@ function gameCard(game, data) {
           ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
             "aria-label": t("New game of {game}", { game: game.title }), onclick: () => newGameDialog(game, data) }, t("New game"))
           : null,
-        rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null)));
+        rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null,
+        can ? h("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "button-link", "data-leaderboard": game.name,
+          "aria-label": t("Leaderboard of {game}", { game: game.title }) }, t("Leaderboard")) : null)));
 }
 
 /** The statistics against the computer kept in this browser, one row per board played. */
@@ -101,11 +112,15 @@ function gameArt(markup) {
 }
 
 // --- the New Game dialog ----------------------------------------------------------------------
-const MODES = ["computer", "hotseat", "online"];
+const MODES = ["computer", "hotseat", "online", "open"];
 
 function modeText(mode, hides) {
   if (mode === "computer") return [t("Against the computer"), t("You and computer players.")];
   if (mode === "online") return [t("Online"), t("Invite links for each seat, and a link for spectators.")];
+  if (mode === "open") {
+    return [t("Open a seat in the lobby"),
+      t("The game is listed in the lobby's open games: anyone can take a free seat, and it starts when every seat is taken.")];
+  }
   return [t("Hot-seat"), hides ? t("Several people on this screen; the tiles hide between turns.")
     : t("Take turns on this screen; nothing is hidden.")];
 }
@@ -139,7 +154,7 @@ export function newGameDialog(game, data) {
   const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, t("How to play")),
     ...modes.map((m, i) => h("label", { class: "radio" },
       h("input", { type: "radio", name: "mode", value: m, checked: i === 0,
-        onchange: () => { state.mode = m; drawSeats(); } }),
+        onchange: () => { state.mode = m; drawSeats(); drawPlay(); } }),
       h("span", {}, h("strong", {}, modeText(m, hides)[0]), h("small", {}, modeText(m, hides)[1])))));
 
   const counts = [];
@@ -160,6 +175,10 @@ export function newGameDialog(game, data) {
       const kinds = [["human", t("Human")], ...data.levels.map((l) => [l, computerName(l)])]
         .filter(([k]) => (state.mode === "computer" ? (i === 0) === (k === "human")
           : i >= 2 || k === "human"));
+      // An open game's other human seats are free: whoever takes one brings their own name;
+      // a logged-in creator's seat is named with the account's.
+      const me = account();
+      const named = !(state.mode === "open" && i > 0) && !(me && i === 0 && state.mode !== "hotseat");
       const allowed = kinds.map(([k]) => k);
       const kind = prev && allowed.includes(prev.kind) ? prev.kind
         : allowed.includes("human") ? "human" : allowed.at(-1);
@@ -169,15 +188,17 @@ export function newGameDialog(game, data) {
       // Left empty, a human seat is "You" on its own screen against the computer (names.js).
       const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
         "aria-label": t("Seat {n}: name", { n: i + 1 }),
-        placeholder: state.mode === "computer" ? t("You") : t("Player {n}", { n: i + 1 }),
-        value: prev && prev.name ? prev.name : "" });
+        placeholder: !named ? (i === 0 ? me.name : t("free seat"))
+          : state.mode === "computer" ? t("You") : t("Player {n}", { n: i + 1 }),
+        value: named && prev && prev.name ? prev.name : "" });
+      nameInput.dataset.named = String(named);
       // A computer that searches (the veteran) may be given its thinking time per move.
       const thinkSelect = h("select", { id: `ng-think-${i}`, name: `think-${i}` },
         ...thinks.map(([v, label]) => h("option", { value: v, selected: String(v) === (prev ? prev.think : "") }, label)));
       const thinkLabel = h("label", { class: "think-label", for: `ng-think-${i}` }, t("Thinking time"),
         h("span", { class: "sr-only" }, " ", t("of seat {n}", { n: i + 1 })));
       const sync = () => {
-        nameInput.disabled = kindSelect.value !== "human";
+        nameInput.disabled = kindSelect.value !== "human" || !named;
         const shown = thinkers.includes(kindSelect.value);
         thinkLabel.hidden = !shown;
         thinkSelect.hidden = !shown;
@@ -204,6 +225,9 @@ export function newGameDialog(game, data) {
     (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(optionRow(spec, input, game, ui));
   }
   const seed = new URLSearchParams(location.search).get("seed");
+  const play = playOptions(state, optionInputs);
+  const drawPlay = play.draw;
+  drawPlay();
 
   const error = h("p", { class: "form-error", role: "alert" });
   form.append(modeSet,
@@ -212,6 +236,7 @@ export function newGameDialog(game, data) {
       seatsBox),
     h("fieldset", {}, h("legend", {}, t("Options")), ...main,
       advanced.length ? h("details", {}, h("summary", {}, t("More options")), ...advanced) : null),
+    play.fieldset,
     error);
 
   openDialog({
@@ -242,6 +267,7 @@ export function newGameDialog(game, data) {
         }
         for (const c of custom) Object.assign(body.options, c.control.read());
         if (seed !== null && seed !== "") body.seed = Number(seed);
+        Object.assign(body, play.read());
         clone.disabled = true;
         try {
           const created = await api.createMatch(body);
@@ -316,8 +342,58 @@ function readOption(spec, input) {
   return input.value;
 }
 
+/** The fieldset of how the game is played between people: rated (logged in, not hot-seat)
+ * and its pace (live or correspondence; online and open games), whose choice follows the time
+ * per turn until the player picks one. `draw()` shows what the mode allows; `read()` gives
+ * the request's fields. */
+function playOptions(state, optionInputs) {
+  const rated = h("input", { type: "checkbox", id: "ng-rated", name: "rated" });
+  const ratedRow = h("div", { class: "option-row option-check", "data-option": "rated" },
+    h("label", { for: "ng-rated" }, t("Rated")), rated,
+    h("small", { class: "help", id: "ng-rated-help" }, t("The game counts for the players' ratings: every human seat needs an account.")));
+  rated.setAttribute("aria-describedby", "ng-rated-help");
+  const loggedOut = h("p", { class: "muted small", "data-rated-note": "" }, t("Log in to play rated games."));
+  const pace = h("select", { id: "ng-pace", name: "pace" },
+    h("option", { value: "live" }, t("Live: minutes a turn")),
+    h("option", { value: "correspondence" }, t("Correspondence: hours or days a turn")));
+  const paceRow = h("div", { class: "option-row", "data-option": "pace" }, h("label", { for: "ng-pace" }, t("Pace")), pace);
+  let chosen = false;
+  pace.addEventListener("change", () => { chosen = true; });
+  const limit = optionInputs.time_limit;
+  const follow = () => {
+    if (chosen || !limit) return;
+    pace.value = Number(limit.value) >= 3600 ? "correspondence" : "live";
+  };
+  if (limit) limit.addEventListener("change", follow);
+  follow();
+  const fieldset = h("fieldset", { class: "play-options" }, h("legend", {}, t("Between players")), ratedRow, loggedOut, paceRow);
+  const people = () => state.mode === "online" || state.mode === "open";
+  const draw = () => {
+    const me = account();
+    ratedRow.hidden = !me || state.mode === "hotseat";
+    loggedOut.hidden = Boolean(me) || state.mode === "hotseat";
+    paceRow.hidden = !people();
+    fieldset.hidden = ratedRow.hidden && loggedOut.hidden && paceRow.hidden;
+  };
+  const read = () => {
+    const out = {};
+    if (!ratedRow.hidden && rated.checked) out.rated = true;
+    if (people()) out.pace = pace.value;
+    return out;
+  };
+  return { fieldset, draw, read };
+}
+
 function afterCreate(created, game) {
   const humans = created.seats.filter((s) => s.token);
+  if (created.mode === "open") {
+    // The creator's seat; the others wait in the lobby's list for whoever takes them.
+    const mine = humans[0];
+    addSeat({ match_id: created.match_id, seat: mine.seat, token: mine.token, game: game.name, mode: "open" });
+    notice(t("Your game is open in the lobby: it starts when every seat is taken."));
+    window.triverseNavigate(mine.link);
+    return;
+  }
   if (created.mode === "online") {
     const mine = humans[0];
     addSeat({ match_id: created.match_id, seat: mine.seat, token: mine.token, game: game.name, mode: "online" });
@@ -356,124 +432,3 @@ export function showInvites(matchId, title, invites, spectatorUrl, ownLink) {
   });
 }
 
-// --- My games ---------------------------------------------------------------------------------
-/** A match's mode in words (the badge of My games). */
-function modeName(mode) {
-  if (mode === "computer") return t("against the computer");
-  if (mode === "hotseat") return t("hot-seat");
-  if (mode === "online") return t("online");
-  return mode;
-}
-
-async function renderMyGames(section) {
-  const mine = seats();
-  const title = section.querySelector("h2");
-  if (!mine.length) {
-    section.replaceChildren(title, h("p", { class: "muted" }, t("Games you play in this browser appear here.")));
-    return;
-  }
-  let data;
-  try {
-    data = await api.myGames(mine.map((s) => s.token));
-  } catch (err) {
-    section.replaceChildren(title, h("p", { class: "error" }, t("Your games cannot be listed: {error}", { error: err.message })));
-    return;
-  }
-  const byMatch = new Map();
-  for (const m of data.matches) {
-    if (!byMatch.has(m.match_id)) byMatch.set(m.match_id, { ...m, mySeats: [] });
-    byMatch.get(m.match_id).mySeats.push(m);
-  }
-  const matches = [...byMatch.values()];
-  const open = matches.filter((m) => !m.finished), done = matches.filter((m) => m.finished);
-  section.replaceChildren(title,
-    h("h3", {}, t("Unfinished")),
-    open.length ? h("ul", { class: "match-list" }, ...open.map(matchItem)) : h("p", { class: "muted" }, t("None.")),
-    h("h3", {}, t("Finished")),
-    done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, t("None yet.")));
-}
-
-function playersText(m, names) {
-  return m.players.map((p, i) => (p.kind !== "human" && p.name !== names[i]
-    ? t("{name} ({level})", { name: names[i], level: levelName(p.kind) }) : names[i])).join(", ");
-}
-
-function matchItem(m) {
-  const when = formatDate(m.updated_at);
-  const names = displayNames(m.players);
-  const mineNames = m.mySeats.map((s) => names[s.seat] ?? s.name).join(" & ");
-  let status;
-  if (m.finished && m.result) {
-    const order = m.players.map((p, i) => ({ i, score: m.result.scores[i], rank: m.result.ranks[i] }))
-      .sort((a, b) => a.rank - b.rank);
-    status = order.map((o) => t("{place} {name} {score}", { place: ordinal(o.rank), name: names[o.i], score: formatNumber(o.score) })).join(" · ");
-  } else {
-    const turn = m.mySeats.some((s) => s.your_turn);
-    const move = formatNumber(m.move);
-    status = turn ? (m.paused ? t("Your turn · move {move} · paused", { move }) : t("Your turn · move {move}", { move }))
-      : (m.paused ? t("Waiting · move {move} · paused", { move }) : t("Waiting · move {move}", { move }));
-  }
-  const link = m.mode === "hotseat" ? `/play/${m.match_id}` : m.mySeats[0].link;
-  const actions = [];
-  if (!m.finished) {
-    actions.push(h("a", { href: link, class: "button-link primary", "data-continue": m.match_id }, t("Continue")));
-  } else {
-    actions.push(
-      h("a", { href: `/watch/${m.match_id}?replay=0`, class: "button-link", "data-replay": m.match_id }, t("Replay")),
-      h("a", { href: recordUrl(m.match_id), download: `${m.game}-${m.match_id}.json`, class: "button-link",
-        "data-download": m.match_id }, t("Download record")),
-      h("button", { type: "button", "data-export": m.match_id, onclick: () => exportRecord(m) }, t("Export")));
-  }
-  actions.push(h("button", { type: "button", class: "quiet", onclick: async (e) => {
-    const ok = await openDialog({
-      title: t("Forget this game?"),
-      body: h("p", {}, t("This browser forgets its seats in this game. The game itself stays on the server; an invite link opens it again.")),
-      actions: [{ label: t("Keep"), value: null }, { label: t("Forget"), value: "forget", danger: true }],
-    });
-    if (ok) {
-      forgetMatch(m.match_id);
-      e.target.closest("li").remove();
-    }
-  } }, t("Forget")));
-  return h("li", { class: "match-item", "data-match": m.match_id },
-    h("div", { class: "match-item-main" },
-      h("strong", {}, m.title), " ", h("span", { class: "badge mode" }, modeName(m.mode)),
-      h("div", { class: "muted" }, t("{players} — you: {mine}", { players: playersText(m, names), mine: mineNames })),
-      h("div", { class: "match-status" }, status),
-      h("div", { class: "muted small" }, t("Last played {when}", { when }))),
-    h("div", { class: "match-item-actions" }, ...actions));
-}
-
-/** Export a finished game: the record as JSON, or the moves as plain text. */
-async function exportRecord(m) {
-  let record;
-  try {
-    record = await api.record(m.match_id);
-  } catch (err) {
-    notice(err.message, "error");
-    return;
-  }
-  const text = recordText(record);
-  const area = h("textarea", { readonly: true, rows: 12, class: "export-text", "aria-label": t("The game as text") }, text);
-  const choice = await openDialog({
-    title: t("Export: {game}", { game: m.title }), body: h("div", {}, h("p", {}, t("The moves in the game's notation, one a line. The JSON record replays with `triverse replay`.")), area),
-    actions: [{ label: t("Close"), value: null }, { label: t("Copy text"), value: "copy" },
-      { label: t("Save as text"), value: "txt" }, { label: t("Save JSON record"), value: "json", primary: true }],
-  });
-  if (choice === "copy") notice((await copyText(text)) ? t("Copied.") : t("Select the text and copy it."));
-  if (choice === "txt") download(`${record.game}-${m.match_id}.txt`, text, "text/plain");
-  if (choice === "json") download(`${record.game}-${m.match_id}.json`, JSON.stringify(record, null, 1));
-}
-
-export function recordText(record) {
-  const lines = [
-    `# ${record.game} (${Object.entries(record.options || {}).map(([k, v]) => `${k}=${v}`).join(", ")})`,
-    `# players: ${record.players.map((p) => `${p.name} [${p.kind}]`).join(", ")}`,
-    `# seed: ${record.seed}`,
-  ];
-  if (record.result) {
-    lines.push(`# result: ${record.result.scores.join(" ")} (ranks ${record.result.ranks.join(" ")})`);
-  }
-  record.actions.forEach((a, i) => lines.push(`${i + 1}. ${a}`));
-  return `${lines.join("\n")}\n`;
-}
