@@ -128,7 +128,7 @@ function formDialog({ title, className, body, submitLabel, danger = false, extra
 export async function logInDialog(mode) {
   const signup = mode === "signup";
   const name = field("account-name", t("Name"), { type: "text", autocomplete: "username",
-    maxlength: 40, autocapitalize: "none", spellcheck: "false" });
+    maxlength: 24, autocapitalize: "none", spellcheck: "false" });
   const password = field("account-password", t("Password"), { type: "password",
     autocomplete: signup ? "new-password" : "current-password", maxlength: 1024 });
   const guests = seats().length;

@@ -449,6 +449,7 @@ export class Table {
     body.finished = String(view.finished);
     body.paused = String(view.paused);
     body.toMove = view.to_move === null ? "" : String(view.to_move);
+    body.freeSeats = String(view.players.filter((p) => p.free).length);
 
     // Status line.
     let status = this.statusText(view, names);
