@@ -64,7 +64,7 @@ def sign_up(page: Any, base: str, name: str) -> None:
     dialog.locator("#account-name").fill(name)
     dialog.locator("#account-password").fill(PASSWORD)
     dialog.locator("button[data-value='submit']").click()
-    page.wait_for_selector(f"body[data-account='{name}']")
+    page.wait_for_selector(f"body[data-account='{name}']", state="attached")
     assert page.locator("#account-button").inner_text() == name
 
 
@@ -75,7 +75,7 @@ def log_in(page: Any, base: str, name: str, password: str = PASSWORD) -> None:
     dialog.locator("#account-name").fill(name)
     dialog.locator("#account-password").fill(password)
     dialog.locator("#account-password").press("Enter")
-    page.wait_for_selector(f"body[data-account='{name}']")
+    page.wait_for_selector(f"body[data-account='{name}']", state="attached")
 
 
 def my_game_ids(page: Any) -> list[str]:
@@ -353,7 +353,7 @@ def test_a_deleted_account_shows_as_deleted_player(players_server: LiveServer,
     assert dialog.locator(".form-error").inner_text() != ""
     dialog.locator("#account-delete-password").fill(PASSWORD)
     dialog.locator("button[data-value='submit']").click()
-    eve.wait_for_selector("body[data-account='']")
+    eve.wait_for_selector("body[data-account='']", state="attached")
     assert eve.locator("#account-button").get_attribute("data-logged-in") == "false"
     # Fay's table names her opponent "deleted player", with no link to a profile.
     fay.reload()

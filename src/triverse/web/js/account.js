@@ -118,6 +118,11 @@ function formDialog({ title, className, body, submitLabel, danger = false, extra
       };
       send.addEventListener("click", go);
       form.addEventListener("submit", (e) => { e.preventDefault(); go(); });
+      // Enter in a field sends the form (a form of two fields and no submit button of its
+      // own would not submit by itself).
+      form.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && e.target.tagName === "INPUT") { e.preventDefault(); go(); }
+      });
       const first = form.querySelector("input");
       if (first) first.focus();
     },
