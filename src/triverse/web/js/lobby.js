@@ -360,11 +360,13 @@ function playOptions(state, optionInputs) {
   let chosen = false;
   pace.addEventListener("change", () => { chosen = true; });
   const limit = optionInputs.time_limit;
+  // As the server would choose: live for a turn limit under an hour, else correspondence.
   const follow = () => {
-    if (chosen || !limit) return;
-    pace.value = Number(limit.value) >= 3600 ? "correspondence" : "live";
+    if (chosen) return;
+    const seconds = limit ? Number(limit.value) : 0;
+    pace.value = seconds > 0 && seconds < 3600 ? "live" : "correspondence";
   };
-  if (limit) limit.addEventListener("change", follow);
+  if (limit) limit.addEventListener("input", follow);
   follow();
   const fieldset = h("fieldset", { class: "play-options" }, h("legend", {}, t("Between players")), ratedRow, loggedOut, paceRow);
   const people = () => state.mode === "online" || state.mode === "open";

@@ -477,8 +477,10 @@ export class Table {
     this.el.hintButton.textContent = this.hinting ? t("Thinking…") : t("Hint");
     this.el.reviewButton.hidden = !view.finished;
 
-    // "Notify me": a correspondence game's seat of an account, in a browser that can be told.
-    this.el.notify.hidden = view.finished || view.pace !== "correspondence" || this.identity === null
+    // "Notify me": a correspondence game's seat of an account, against other people, in a
+    // browser that can be told.
+    const people = view.mode !== "hotseat" && view.players.filter((p) => p.kind === "human").length > 1;
+    this.el.notify.hidden = view.finished || view.pace !== "correspondence" || this.identity === null || !people
       || !account() || ["unsupported", "denied"].includes(pushState()) || document.body.dataset.push === "subscribed";
 
     // The tray is for a seat; a spectator has the board alone.
