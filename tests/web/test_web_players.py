@@ -170,6 +170,7 @@ def test_an_open_rated_game_from_the_lobby_to_the_leaderboard(
     assert item.locator("[data-pace='live']").count() == 1
     assert item.locator("[data-rated]").count() == 1
     assert item.locator("[data-player='Ann_rated']").count() == 1
+    item.scroll_into_view_if_needed()
     screenshot(bob, "players-open-games")
     item.locator(f"[data-join='{mid}']").click()
     bob.wait_for_url(re.compile(rf"/play/{mid}"))
@@ -350,7 +351,7 @@ def test_a_deleted_account_shows_as_deleted_player(players_server: LiveServer,
     dialog = eve.locator("dialog.delete-dialog")
     dialog.locator("#account-delete-password").fill("wrong password")
     dialog.locator("button[data-value='submit']").click()
-    assert dialog.locator(".form-error").inner_text() != ""
+    dialog.locator(".form-error:not(:empty)").wait_for()   # refused: the dialog stays open
     dialog.locator("#account-delete-password").fill(PASSWORD)
     dialog.locator("button[data-value='submit']").click()
     eve.wait_for_selector("body[data-account='']", state="attached")

@@ -79,7 +79,7 @@ function gameCard(game, data) {
             "aria-label": t("New game of {game}", { game: game.title }), onclick: () => newGameDialog(game, data) }, t("New game"))
           : null,
         rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null,
-        can ? h("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "button-link", "data-leaderboard": game.name,
+        can ? h("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "card-link", "data-leaderboard": game.name,
           "aria-label": t("Leaderboard of {game}", { game: game.title }) }, t("Leaderboard")) : null)));
 }
 
