@@ -5,7 +5,8 @@ leaderboard; and a push subscription stored by the page's "Notify me", with the 
 notification the server queues when the opponent moves.
 
 The server of this module allows more log-ins a minute from one address than the default (every
-context here logs in from 127.0.0.1)."""
+context here logs in from 127.0.0.1), and queues push notifications without sending them (the
+push services cannot be reached from here)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from web_support import DESKTOP, LiveServer, screenshot
 from triverse.games.triangles import Line, TrianglesState
 
 PASSWORD = "tri-verse-42"
+SETTINGS = {"TRIVERSE_RATE_LOGIN": "200/minute", "TRIVERSE_PUSH_SEND": "false"}
+"""The environment of this module's server (``docs/server.md``'s settings)."""
 
 
 @pytest.fixture(scope="module")
@@ -35,15 +38,16 @@ def players_server(tmp_path_factory: pytest.TempPathFactory,
                    chromium_path: str) -> Iterator[LiveServer]:
     """A server of this module's own (its SQLite file is read by the push test)."""
     db = tmp_path_factory.mktemp("players") / "triverse.sqlite3"
-    saved = os.environ.get("TRIVERSE_RATE_LOGIN")
-    os.environ["TRIVERSE_RATE_LOGIN"] = "200/minute"
+    saved = {name: os.environ.get(name) for name in SETTINGS}
+    os.environ.update(SETTINGS)
     try:
         live = LiveServer(f"sqlite:///{db}").start()
     finally:
-        if saved is None:
-            del os.environ["TRIVERSE_RATE_LOGIN"]
-        else:
-            os.environ["TRIVERSE_RATE_LOGIN"] = saved
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
     live.db_path = db  # type: ignore[attr-defined]
     yield live
     live.stop()
@@ -268,7 +272,7 @@ def test_notify_me_stores_a_subscription_and_a_move_queues_a_notification(
     context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
     context.grant_permissions(["notifications"], origin=base)
     cleo, dan = new_page(context=context), new_page()
-    endpoint = "https://push.example.test/triverse/cleo"
+    endpoint = "https://fcm.googleapis.com/fcm/send/cleo-test-subscription"
     keys = subscription_keys()
     cleo.add_init_script(f"({FAKE_PUSH})({json.dumps([endpoint, keys])})")
     sign_up(cleo, base, "Cleo_push")
