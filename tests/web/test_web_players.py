@@ -192,6 +192,11 @@ def test_an_open_rated_game_from_the_lobby_to_the_leaderboard(
     bob.wait_for_selector("body[data-board-ready='true']")
     assert bob.locator(".scores a.name[href='/players/Ann_rated']").count() == 1
 
+    # Nobody of the two is on the leaderboard before the game ends.
+    names = {"Ann_rated", "Bob_rated"}
+    before = httpx.get(f"{base}/api/ratings/triangles?players=2").json()
+    assert not names & {e["name"] for e in before["entries"]}
+
     # Every move through the API but the last, drawn at the table of the player to move.
     pages = {0: ann, 1: bob}
     tokens = {0: token_of(ann, mid, 0), 1: token_of(bob, mid, 1)}
@@ -229,7 +234,7 @@ def test_an_open_rated_game_from_the_lobby_to_the_leaderboard(
     board = httpx.get(f"{base}/api/ratings/triangles?players=2").json()
     ann.goto(f"{base}/leaderboard/triangles?players=2")
     ann.wait_for_selector(".leaderboard-table")
-    for name in ("Ann_rated", "Bob_rated"):
+    for name in sorted(names):
         entry = next(e for e in board["entries"] if e["name"] == name)
         row = ann.locator(f".leaderboard-table tr[data-name='{name}']")
         assert float(row.locator("[data-rating]").get_attribute("data-rating")) == entry["rating"]
@@ -241,6 +246,7 @@ def test_an_open_rated_game_from_the_lobby_to_the_leaderboard(
     ann.wait_for_selector(".profile[data-profile='Bob_rated']")
     assert ann.locator(f".profile-recent [data-match='{mid}']").count() == 1
     assert ann.locator(".profile-ratings tr[data-game='triangles']").count() == 1
+    screenshot(ann, "players-profile")
 
 
 # --- your move: a push subscription, and the notification the server queues --------------------

@@ -4,7 +4,7 @@
 // levels' fixed anchors among the players, marked.
 import { profileUrl } from "./account.js";
 import { api } from "./api.js";
-import { loadCatalogue, playable } from "./games.js";
+import { loadCatalogue } from "./games.js";
 import { formatDate, formatNumber, t, tn } from "./i18n.js";
 import { computerName } from "./names.js";
 import { h, ordinal } from "./ui.js";
@@ -64,7 +64,7 @@ function recentItem(m) {
     h("div", { class: "match-item-main" },
       h("strong", {}, m.title),
       h("div", { class: "muted" }, m.players.join(", ")),
-      m.result ? h("div", { class: "match-status" }, resultText(m.result)) : null,
+      m.result ? h("div", { class: "match-status", "data-result": "" }, resultText(m.result, m.seats || [])) : null,
       m.finished_at ? h("div", { class: "muted small" }, t("Finished {when}", { when: formatDate(m.finished_at) })) : null),
     h("div", { class: "match-item-actions" },
       h("a", { class: "button-link", href: replay, "data-replay": m.match_id }, t("Replay")),
@@ -72,17 +72,14 @@ function recentItem(m) {
         download: `${m.game}-${m.match_id}.json`, "data-download": m.match_id }, t("Download record"))));
 }
 
-/** A game's result as the profile gives it: the player's place ("1st of 3"), or the places
- * and scores of everyone. */
-function resultText(result) {
-  if (typeof result === "string") return result;
-  if (result.rank !== undefined && result.players !== undefined) {
-    return t("{place} of {n}", { place: ordinal(result.rank), n: formatNumber(result.players) });
-  }
-  if (Array.isArray(result.ranks)) {
-    return result.ranks.map((rank, i) => t("{place}: {score}", { place: ordinal(rank), score: formatNumber(result.scores[i]) })).join(" · ");
-  }
-  return "";
+/** A finished game's result on a profile: the player's place ("1st of 3", its seats'), and
+ * the scores of every seat. */
+function resultText(result, seats) {
+  if (!Array.isArray(result.ranks)) return "";
+  const n = formatNumber(result.ranks.length);
+  const places = seats.map((s) => t("{place} of {n}", { place: ordinal(result.ranks[s]), n }));
+  const scores = (result.scores || []).map((score) => formatNumber(score)).join(" – ");
+  return [...places, scores].filter(Boolean).join(" · ");
 }
 
 /** The leaderboard page of `game` for `players` players (null: the server's default). */
@@ -105,11 +102,11 @@ export async function renderLeaderboard(root, game, players) {
   const rows = board.entries.map((e) => h("tr", { "data-name": e.name, "data-computer": String(Boolean(e.computer)), class: e.computer ? "anchor" : "" },
     h("td", { "data-rank": e.rank }, ordinal(e.rank)),
     h("th", { scope: "row" }, e.computer
-      ? [anchorName(e.name), " ", h("span", { class: "badge", title: t("A computer level's fixed rating, from the arena") }, t("anchor"))]
+      ? [e.level ? computerName(e.level) : e.name, " ", h("span", { class: "badge", title: t("A computer level's fixed rating, from the arena") }, t("anchor"))]
       : h("a", { href: profileUrl(e.name) }, e.name)),
     h("td", { "data-rating": e.rating }, formatNumber(Math.round(e.rating))),
-    h("td", {}, e.computer ? "—" : formatNumber(e.games))));
-  section.replaceChildren(
+    h("td", {}, formatNumber(e.games))));
+  section.replaceChildren(...[
     h("h1", {}, t("Leaderboard: {game}", { game: board.title })),
     choices(catalogue, board),
     h("p", { class: "muted" }, t("Ratings of rated games between accounts ({players}). The computer levels keep fixed ratings, so that a rating means something from the first game.",
@@ -119,18 +116,12 @@ export async function renderLeaderboard(root, game, players) {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")),
           h("th", { scope: "col" }, t("Rating")), h("th", { scope: "col" }, t("Rated games")))),
         h("tbody", {}, ...rows))
-      : h("p", { class: "muted" }, t("Nobody is rated yet.")));
-}
-
-/** A computer level's name on the board: "Computer (veteran)" for a level's name, else as the
- * server writes it. */
-function anchorName(name) {
-  return ["novice", "average", "veteran"].includes(name) ? computerName(name) : name;
+      : h("p", { class: "muted" }, t("Nobody is rated yet."))].filter(Boolean));
 }
 
 /** The game and the number of players of the board, to choose another. */
 function choices(catalogue, board) {
-  const games = catalogue.games.filter(playable);
+  const games = catalogue.games.filter((g) => g.available);
   const info = games.find((g) => g.name === board.game);
   if (!info) return null;
   const go = () => window.triverseNavigate(leaderboardUrl(gameSelect.value, countSelect.value));
