@@ -22,9 +22,10 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from test_web_a11y import violations
 from triangles_helpers import draw_line, state_of
 from web_helpers import match_id, open_new_game, token_of
-from web_support import DESKTOP, LiveServer, screenshot
+from web_support import DESKTOP, PHONE, LiveServer, screenshot
 
 from triverse.games.triangles import Line, TrianglesState
 
@@ -392,3 +393,51 @@ def test_the_account_panel_in_each_language(players_server: LiveServer, browser:
             assert title == _("Log in")
         page.keyboard.press("Escape")
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_nothing_on_the_players_pages(players_server: LiveServer, browser: Any,
+                                               new_page: Callable[..., Any],
+                                               viewport: dict[str, int]) -> None:
+    """The account's dialogs, the lobby's open games and My games, a profile and a
+    leaderboard: no axe-core violation, and on a phone no horizontal scrolling."""
+    base = players_server.base
+    tag = "d" if viewport is DESKTOP else "p"
+    host, guest = new_page(viewport), new_page(viewport)
+    found = []
+    lobby(guest, base)
+    guest.click("#account-button")
+    guest.wait_for_selector("dialog.login-dialog")
+    found += violations(guest, "log-in dialog")
+    guest.click("dialog.login-dialog button[data-value='other']")
+    guest.wait_for_selector("dialog.signup-dialog")
+    found += violations(guest, "sign-up dialog")
+    guest.keyboard.press("Escape")
+    sign_up(host, base, f"Gil_axe_{tag}")
+    dialog = open_new_game(host, base, "triangles", "open")
+    dialog.locator("#ng-rated").check()
+    found += violations(host, "new game, open and rated")
+    dialog.locator("button[data-value='start']").click()
+    host.wait_for_url(re.compile(r"/play/"))
+    host.wait_for_selector("body[data-board-ready='true']")
+    found += violations(host, "a table waiting for players")
+    lobby(host, base)
+    host.wait_for_selector(".open-list [data-open]")
+    host.wait_for_selector(".my-games[data-source='account'] [data-match]")
+    found += violations(host, "lobby with open games and My games")
+    if viewport is PHONE:
+        assert not host.evaluate("() => document.documentElement.scrollWidth > innerWidth")
+        screenshot(host, "players-lobby-390x844")
+    host.click("#account-button")
+    host.wait_for_selector("dialog.account-panel-dialog")
+    found += violations(host, "account panel")
+    host.keyboard.press("Escape")
+    for path in (f"/players/Gil_axe_{tag}", "/leaderboard/triangles?players=2",
+                 "/players/nobody_here"):
+        host.goto(base + path)
+        host.wait_for_selector("body[data-ready='true']")
+        found += violations(host, path)
+        if viewport is PHONE:
+            wide = host.evaluate("() => document.documentElement.scrollWidth > innerWidth")
+            assert not wide, f"{path} scrolls sideways on a phone"
+    assert not found, "\n".join(found)
