@@ -250,6 +250,49 @@ def test_an_open_rated_game_from_the_lobby_to_the_leaderboard(
     screenshot(ann, "players-profile")
 
 
+def open_game(page: Any, base: str, board: str = "phone-24") -> str:
+    """Open a seat of Triangles in the lobby (not rated); returns the match id once the
+    creator's table shows."""
+    dialog = open_new_game(page, base, "triangles", "open")
+    dialog.locator("#opt-board").select_option(board)
+    dialog.locator("button[data-value='start']").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector("body[data-board-ready='true']")
+    return match_id(page)
+
+
+def test_guests_open_withdraw_and_take_seats(players_server: LiveServer,
+                                             new_page: Callable[..., Any]) -> None:
+    """Without accounts: a guest's open game shows live in another guest's lobby, leaves it
+    when withdrawn, and a second one is taken with one click (the seat's token kept)."""
+    base = players_server.base
+    host, other = new_page(), new_page()
+    lobby(other, base)
+    other.wait_for_selector("body[data-lobby-feed='live']")
+    first = open_game(host, base)
+    assert host.locator("body").get_attribute("data-free-seats") == "1"
+    other.locator(f".open-list [data-open='{first}']").wait_for()
+    # The creator's lobby shows it as its own: its table, and Withdraw instead of Take a seat.
+    lobby(host, base)
+    own = host.locator(f".open-list [data-open='{first}']")
+    own.wait_for()
+    assert own.locator("[data-join]").count() == 0
+    own.locator(f"[data-withdraw='{first}']").click()
+    other.locator(f".open-list [data-open='{first}']").wait_for(state="detached")
+    host.locator(f".open-list [data-open='{first}']").wait_for(state="detached")
+    assert host.evaluate("() => localStorage.getItem('triverse.seats')") == "[]"
+
+    second = open_game(host, base)
+    other.locator(f"[data-join='{second}']").click()
+    other.wait_for_url(re.compile(rf"/play/{second}"))
+    other.wait_for_selector("body[data-board-ready='true']")
+    assert other.locator("body").get_attribute("data-identity") == "1"
+    assert token_of(other, second, 1)
+    host.wait_for_selector("body[data-free-seats='0']")
+    # The game started: the creator moves first, at its table.
+    host.wait_for_selector("body[data-your-turn='true']")
+
+
 # --- your move: a push subscription, and the notification the server queues --------------------
 def subscription_keys() -> dict[str, str]:
     """A browser's push keys as PushSubscription.toJSON() gives them: a P-256 public key and 16
