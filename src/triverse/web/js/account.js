@@ -1,52 +1,13 @@
-// The account of this browser (docs/protocol.md, "Accounts"): the logged-in session, the
-// account button of the site header and its dialogs (sign up, log in, log out, change the
-// password, delete the account, "Notify me").
-//
-// The session itself is an HttpOnly cookie the page never sees; GET /api/session tells who is
-// logged in and hands the session's CSRF token, which api.js keeps in memory and sends with
-// every change. At sign-up and log-in the seats this browser holds as a guest (their tokens in
-// localStorage) are claimed into the account, so that "My games" shows them on every device.
-// Every change of session is told to the page as a "triverse:account" event.
-import { api, setCsrf } from "./api.js";
+// The account's dialogs (imported by session.js when first needed): sign up, log in, the
+// account panel (profile, Notify me, change the password, log out, delete the account). At
+// sign-up and log-in the seats this browser holds as a guest (their tokens in localStorage)
+// are claimed into the account, so that "My games" shows them on every device.
+import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { enablePush, pushState } from "./push.js";
+import { account, announceAccount, profileUrl, setSession } from "./session.js";
 import { seats } from "./store.js";
 import { h, notice, openDialog } from "./ui.js";
-
-let current = null;     // the logged-in account {id, name, created}, or null
-let loading = null;     // the promise of the first GET /api/session
-
-/** The logged-in account ({id, name, created}), or null; valid once loadSession resolved. */
-export const account = () => current;
-
-/** Ask the server who is logged in (once; `again` asks anew). Resolves with the account or
- * null. */
-export function loadSession(again = false) {
-  if (!loading || again) {
-    loading = api.session().then((answer) => {
-      setSession(answer);
-      return current;
-    }, () => {
-      setSession(null);
-      return null;
-    });
-  }
-  return loading;
-}
-
-function setSession(answer) {
-  const before = current ? current.name : null;
-  current = answer ? answer.account : null;
-  setCsrf(answer ? answer.csrf : null);
-  document.body.dataset.account = current ? current.name : "";
-  if ((current ? current.name : null) !== before) {
-    window.dispatchEvent(new CustomEvent("triverse:account", { detail: current }));
-  }
-  drawButton();
-}
-
-/** The profile page of a player's name. */
-export const profileUrl = (name) => `/players/${encodeURIComponent(name)}`;
 
 /** Claim the seats this browser holds as a guest into the account (at most the 100 newest
  * tokens, as the server takes). Resolves with the number of seats claimed. */
@@ -62,25 +23,6 @@ async function claimGuestSeats() {
   }
 }
 
-// --- the header's button -------------------------------------------------------------------
-let button = null;
-
-/** Put the account button into the site header's navigation and ask who is logged in. */
-export function mountAccount(nav) {
-  button = h("button", { type: "button", id: "account-button", "aria-haspopup": "dialog",
-    onclick: () => (current ? accountDialog() : logInDialog("login")) });
-  nav.append(button);
-  drawButton();
-  return loadSession();
-}
-
-function drawButton() {
-  if (!button) return;
-  button.textContent = current ? current.name : t("Log in");
-  button.dataset.loggedIn = String(Boolean(current));
-  if (current) button.setAttribute("aria-label", t("Account: {name}", { name: current.name }));
-  else button.removeAttribute("aria-label");
-}
 
 // --- dialogs -------------------------------------------------------------------------------
 /** A field of a form: a label and an input. */
@@ -156,20 +98,21 @@ export async function logInDialog(mode) {
       setSession(answer);
       const claimed = await claimGuestSeats();
       // The games just claimed are the account's now: tell the page again.
-      if (claimed) window.dispatchEvent(new CustomEvent("triverse:account", { detail: current }));
+      if (claimed) announceAccount();
       return "done";
     },
   });
   if (value === "other") return logInDialog(signup ? "login" : "signup");
   if (value === "done") {
-    notice(signup ? t("Welcome, {name}!", { name: current.name }) : t("Logged in as {name}.", { name: current.name }));
+    const name = account().name;
+    notice(signup ? t("Welcome, {name}!", { name }) : t("Logged in as {name}.", { name }));
   }
   return value;
 }
 
 /** The logged-in account: profile, notifications, password, log out, delete. */
-async function accountDialog() {
-  const me = current;
+export async function accountDialog() {
+  const me = account();
   const push = pushState();
   const pushLine = h("p", { class: "push-line muted small", "data-push": push }, pushText(push));
   const body = h("div", { class: "account-panel" },

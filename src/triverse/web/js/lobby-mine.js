@@ -3,7 +3,7 @@
 // without an account the games whose seat tokens this browser keeps (POST /api/my-games), the
 // ones where it is this browser's move first; each to continue, or once finished to replay,
 // download or export.
-import { account } from "./account.js";
+import { account } from "./session.js";
 import { api, recordUrl } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { displayNames, levelName } from "./names.js";

@@ -3,7 +3,7 @@
 // connect), each with its game, options, time per turn, pace, free seats, who waits and
 // whether it is rated; and "Take a seat" (POST /api/matches/{id}/join), which keeps the seat's
 // token in this browser and opens the table.
-import { account, logInDialog, profileUrl } from "./account.js";
+import { account, logInDialog, profileUrl } from "./session.js";
 import { api } from "./api.js";
 import { dataText, formatNumber, t, tn } from "./i18n.js";
 import { computerName } from "./names.js";

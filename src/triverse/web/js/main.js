@@ -4,16 +4,18 @@
 //   /watch/{id}[?replay=K] a spectator; with replay, step through a finished game
 //   /players/{name}        a player's public profile
 //   /leaderboard/{game}    a game's leaderboard (?players=N)
-// Every page has the account button in its header (account.js).
-import { account, mountAccount } from "./account.js";
+// Every page has the account button in its header (session.js).
+import { account, mountAccount } from "./session.js";
 import { api } from "./api.js";
 import { initI18n } from "./i18n.js";
-import { openPreferences } from "./prefs.js";
 import { addSeat, seatsOf } from "./store.js";
 
 window.triverseNavigate = (url) => { location.assign(url); };
 
-document.getElementById("prefs-button").addEventListener("click", () => openPreferences());
+// Preferences' module (with Triangles' themes) only when the button is pressed.
+document.getElementById("prefs-button").addEventListener("click", async () => {
+  (await import("./prefs.js")).openPreferences();
+});
 
 /** A logged-in player opening a game of theirs on a device that holds no seat of it (a
  * notification's link): the seat's link for this browser, from the account's games. */

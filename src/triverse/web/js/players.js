@@ -2,7 +2,7 @@
 // games played, the ratings and the recent finished games (their records and replays), and a
 // game's leaderboard (/leaderboard/{game}?players=N: GET /api/ratings/{game}), the computer
 // levels' fixed anchors among the players, marked.
-import { profileUrl } from "./account.js";
+import { profileUrl } from "./session.js";
 import { api } from "./api.js";
 import { loadCatalogue } from "./games.js";
 import { formatDate, formatNumber, t, tn } from "./i18n.js";

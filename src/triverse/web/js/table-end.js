@@ -1,7 +1,7 @@
 // The end of a game at the table (a part of table.js's Table): the statistics against the
 // computer, the headline ("You won!") and the final standings, for every seat and spectator.
 import { api, recordUrl } from "./api.js";
-import { profileUrl } from "./account.js";
+import { profileUrl } from "./session.js";
 import { formatNumber, language, t } from "./i18n.js";
 import { cheer } from "./sound.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";

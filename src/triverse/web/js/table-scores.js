@@ -2,7 +2,7 @@
 import { formatNumber, t, tn } from "./i18n.js";
 import { levelName } from "./names.js";
 import { yourTurn } from "./sound.js";
-import { profileUrl } from "./account.js";
+import { profileUrl } from "./session.js";
 import { h, markYourMove, ordinal } from "./ui.js";
 
 export class TableScores {

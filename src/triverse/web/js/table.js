@@ -14,7 +14,7 @@
 //    alone shows, a hand other than the one being played. A game without hidden information
 //    simply switches to the seat to move;
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
-import { account, notifyMe } from "./account.js";
+import { account, notifyMe } from "./session.js";
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
