@@ -47,6 +47,7 @@ from triverse.server.play import CreatedMatch, Referee
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
 from triverse.server.quotas import Quotas
+from triverse.server.ratings import Ratings
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import (
     MODES,
@@ -114,6 +115,10 @@ class MatchService:
                                self.clocks, self.news)
         self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run)
         """Players' accounts and sessions (:mod:`triverse.server.accounts`)."""
+        self.ratings = Ratings(self.repository.engine, self.clock, self.catalog,
+                               self.repository.run)
+        """Rated matches, leaderboards and profiles (:mod:`triverse.server.ratings`)."""
+        self.referee.after_move.append(self.ratings.match_ended)
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
