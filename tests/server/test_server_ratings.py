@@ -4,6 +4,7 @@ levels are fixed anchors, the leaderboard, a match's rating changes, public prof
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -379,17 +380,22 @@ def finished_match(url: str, match_id: str, accounts: list[str], ranks: list[int
     engine.dispose()
 
 
+def add_accounts(url: str, names: list[str]) -> None:
+    """Accounts whose id and name are ``names`` (no password opens them)."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for name in names:
+            connection.execute(insert(AccountRow).values(
+                id=name, name=name, name_key=name, password_hash="-",
+                created_at=datetime.now(UTC)))
+    engine.dispose()
+
+
 def two_matches_ending_at_once(url: str) -> None:
     """Ada ends two rated matches at once, each rated by two writers at once: each match is
     rated once, and the second starts from the first's result."""
     with serve(url) as server:
-        engine = create_engine(url)
-        with engine.begin() as connection:
-            for name in ("ada", "bob", "cyd"):
-                connection.execute(insert(AccountRow).values(
-                    id=name, name=name, name_key=name, password_hash="-",
-                    created_at=datetime.now(UTC)))
-        engine.dispose()
+        add_accounts(url, ["ada", "bob", "cyd"])
         finished_match(url, "m1", ["ada", "bob"], [1, 2])
         finished_match(url, "m2", ["cyd", "ada"], [1, 2])
         ratings = server.service.ratings
@@ -444,3 +450,26 @@ def test_postgresql_rated_match_through_the_api(pg_url: str) -> None:  # noqa: F
             assert connection.execute(text("SELECT count(*) FROM ratings")).scalar() == 2
         engine.dispose()
         assert view(server.main, match_id)["rated"] is True
+
+
+def test_a_match_left_unrated_is_rated_at_the_next_start(db_url: str) -> None:
+    with serve(db_url):  # the tables
+        pass
+    add_accounts(db_url, ["ada", "bob", "cyd"])
+    finished_match(db_url, "m1", ["ada", "bob"], [2, 1])  # as if the server stopped first
+    finished_match(db_url, "m2", ["ada", "cyd"], [1, 1])
+    engine = create_engine(db_url)
+    with engine.begin() as connection:  # a guest's seat: never rated
+        connection.execute(update(SeatRow).where(SeatRow.match_id == "m2", SeatRow.seat == 1)
+                           .values(account_id=None))
+    engine.dispose()
+    with serve(db_url) as server:
+        deadline = time.monotonic() + 30
+        while not ratings_of(server, "m1")["changes"]:
+            assert time.monotonic() < deadline, "m1 was not rated at start-up"
+            time.sleep(0.05)
+        before, after = (ratings_of(server, "m1")["changes"][i]["delta"] for i in (0, 1))
+        assert before < 0 < after  # Bob won
+        assert ratings_of(server, "m2") == {"rated": False, "changes": []}
+        assert server.main.portal.call(server.service.ratings.rate_missed) == 0
+    assert count_rows(db_url, RatingChangeRow) == 2

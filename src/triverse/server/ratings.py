@@ -94,6 +94,8 @@ BOARD_SIZE = 100
 """The most entries a leaderboard shows."""
 RECENT = 10
 """The finished games a profile lists."""
+MISSED = 100
+"""The most finished rated matches left unrated that a start-up rates."""
 
 Pair = tuple[float, int]
 """A match-up measured in the arena: the first entry's win rate, over so many games."""
@@ -246,6 +248,29 @@ class Ratings:
         result: list[SeatSkill] | None = await self._run(self._rate, match_id,
                                                          self.clock.now())
         return result
+
+    async def rate_missed(self) -> int:
+        """Rate the finished rated matches that were not (a process stopped between storing
+        a match's last move and rating it): the :data:`MISSED` most recently finished, at
+        start-up; how many were rated."""
+        rated = 0
+        for match_id in await self._run(self._missed):
+            if await self.rate(match_id) is not None:
+                rated += 1
+        return rated
+
+    def _missed(self) -> list[str]:
+        human_guest = (select(SeatRow.seat)
+                       .where(SeatRow.match_id == MatchRow.id, SeatRow.kind == "human",
+                              SeatRow.account_id.is_(None)).exists())
+        changed = select(RatingChangeRow.seat).where(
+            RatingChangeRow.match_id == MatchRow.id).exists()
+        with self.engine.connect() as c:
+            return list(c.execute(
+                select(MatchRow.id)
+                .where(MatchRow.rated.is_(True), MatchRow.status == "finished", ~changed,
+                       ~human_guest)
+                .order_by(MatchRow.finished_at.desc()).limit(MISSED)).scalars())
 
     def _rate(self, match_id: str, now: datetime) -> list[SeatSkill] | None:
         try:
