@@ -20,8 +20,10 @@ from server_helpers import play_to_end, tokens_of, view
 from sqlalchemy import create_engine, func, insert, select, text, update
 from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
+from triverse.games.trident.engine import TridentGame
 from triverse.server.accounts import CSRF_HEADER
 from triverse.server.app import create_app
+from triverse.server.clock import ManualClock
 from triverse.server.config import settings_with
 from triverse.server.db import AccountRow, MatchRow, RatingChangeRow, RatingRow, SeatRow
 from triverse.server.ratings import (
@@ -61,9 +63,9 @@ class Server:
 
 
 @contextmanager
-def serve(url: str) -> Iterator[Server]:
+def serve(url: str, clock: ManualClock | None = None) -> Iterator[Server]:
     app = create_app(settings=settings_with(db_url=url, bot_delay=0, bot_workers=1,
-                                            allow_client_seed=True))
+                                            allow_client_seed=True), clock=clock)
     with TestClient(app) as main:
         yield Server(app, main, url)
 
@@ -473,3 +475,35 @@ def test_a_match_left_unrated_is_rated_at_the_next_start(db_url: str) -> None:
         assert ratings_of(server, "m2") == {"rated": False, "changes": []}
         assert server.main.portal.call(server.service.ratings.rate_missed) == 0
     assert count_rows(db_url, RatingChangeRow) == 2
+
+
+def test_a_match_ended_by_time_outs_is_rated(db_url: str) -> None:
+    """Trident, a minute a turn: Ada plays once, then nobody plays; the missed turns end the
+    game (docs/rules/trident.md, D4) and the last of them, recorded by the server, rates it."""
+    clock = ManualClock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+    game = TridentGame(2, {"time_limit": 60})
+    seed = next(s for s in range(5000) if game.new_initial_state(seed=s).current_player == 0)
+    with serve(db_url, clock) as server:
+        ada, bob = server.browser(), server.browser()
+        csrf = sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        answer = ada.post("/api/matches", headers={CSRF_HEADER: csrf}, json={
+            "game": "trident", "options": {"time_limit": 60}, "mode": "online", "seed": seed,
+            "rated": True, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert answer.status_code == 201, answer.text
+        match_id, tokens = answer.json()["match_id"], tokens_of(answer.json())
+        give_seat(server, match_id, 1, "Bob")
+        play_to_end(server.main, match_id, tokens, max_moves=1)
+        current = view(server.main, match_id)
+        while not current["finished"]:
+            clock.advance(61)
+            deadline = time.monotonic() + 30
+            move = current["move"]
+            while (current := view(server.main, match_id))["move"] == move:
+                assert time.monotonic() < deadline, "the time-out was not recorded"
+                time.sleep(0.01)
+        assert current["log"][-1]["events"][0]["kind"] == "timeout"
+        assert current["result"]["ranks"] == [1, 2]
+        changes = ratings_of(server, match_id)["changes"]
+        assert [c["name"] for c in changes] == ["Ada", "Bob"]
+        assert changes[0]["delta"] > 0 > changes[1]["delta"]
