@@ -65,7 +65,9 @@ class Server:
 @contextmanager
 def serve(url: str, clock: ManualClock | None = None) -> Iterator[Server]:
     app = create_app(settings=settings_with(db_url=url, bot_delay=0, bot_workers=1,
-                                            allow_client_seed=True), clock=clock)
+                                            allow_client_seed=True,
+                                            bot_secret="the computers' chance, fixed"),
+                     clock=clock)
     with TestClient(app) as main:
         yield Server(app, main, url)
 
@@ -115,6 +117,16 @@ def ratings_of(server: Server, match_id: str) -> Json:
     assert answer.status_code == 200, answer.text
     body: Json = answer.json()
     return body
+
+
+def rated_changes(server: Server, match_id: str) -> list[Json]:
+    """The match's rating changes, once written: a move the server made itself (a computer's,
+    a time-out) is announced, and shows in the view, a moment before it is rated."""
+    deadline = time.monotonic() + 30
+    while not (changes := ratings_of(server, match_id)["changes"]):
+        assert time.monotonic() < deadline, f"match {match_id} was not rated"
+        time.sleep(0.02)
+    return changes
 
 
 def board(server: Server, game: str = "triominoes", players: int = 2) -> list[Json]:
@@ -254,12 +266,12 @@ def test_against_a_computer_the_anchor_does_not_move(server: Server) -> None:
     created = create(ada, csrf, ["human", "novice"], rated=True, mode="computer")
     final = play_to_end(server.main, created["match_id"], tokens_of(created))
     assert final["finished"]
-    changes = ratings_of(server, created["match_id"])["changes"]
-    human, computer = changes
+    human, computer = rated_changes(server, created["match_id"])
     assert computer == {"seat": 1, "name": "Novice 2", "before": anchors("triominoes")[
         "novice"].shown, "after": anchors("triominoes")["novice"].shown, "delta": 0,
         "computer": True}
-    # Always the first legal tile: this deal's novice wins, and Ada goes down.
+    # Always the first legal tile (and the computers' chance fixed): the novice wins this
+    # deal, and Ada goes down.
     assert final["result"]["ranks"] == [2, 1]
     assert human["before"] == display(MU, SIGMA) > human["after"] and human["delta"] < 0
     after = board(server)
@@ -466,10 +478,7 @@ def test_a_match_left_unrated_is_rated_at_the_next_start(db_url: str) -> None:
                            .values(account_id=None))
     engine.dispose()
     with serve(db_url) as server:
-        deadline = time.monotonic() + 30
-        while not ratings_of(server, "m1")["changes"]:
-            assert time.monotonic() < deadline, "m1 was not rated at start-up"
-            time.sleep(0.05)
+        rated_changes(server, "m1")
         before, after = (ratings_of(server, "m1")["changes"][i]["delta"] for i in (0, 1))
         assert before < 0 < after  # Bob won
         assert ratings_of(server, "m2") == {"rated": False, "changes": []}
@@ -504,6 +513,6 @@ def test_a_match_ended_by_time_outs_is_rated(db_url: str) -> None:
                 time.sleep(0.01)
         assert current["log"][-1]["events"][0]["kind"] == "timeout"
         assert current["result"]["ranks"] == [1, 2]
-        changes = ratings_of(server, match_id)["changes"]
+        changes = rated_changes(server, match_id)
         assert [c["name"] for c in changes] == ["Ada", "Bob"]
         assert changes[0]["delta"] > 0 > changes[1]["delta"]

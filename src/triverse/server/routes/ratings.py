@@ -11,11 +11,12 @@ few bounded queries; they count against ``Settings.rate_players`` per client add
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
 from triverse.server.routes.deps import ERRORS, Service, limited
+from triverse.server.schemas import Leaderboard, MatchRatings, Profile
 
 router = APIRouter(tags=["ratings"])
 
@@ -29,22 +30,22 @@ async def leaderboard(
     players: Annotated[int | None, Query(ge=1, le=16,
                                          description="the player count (default: the "
                                          "game's)")] = None,
-) -> dict[str, Any]:
+) -> Leaderboard:
     """The best ratings of ``game`` at ``players`` seats, best first, the computer levels
     among them (``computer: true``)."""
-    return await service.ratings.leaderboard(game, players)
+    return Leaderboard.model_validate(await service.ratings.leaderboard(game, players))
 
 
 @router.get("/api/matches/{match_id}/ratings", responses=ERRORS)
-async def match_ratings(match_id: str, service: Service) -> dict[str, Any]:
+async def match_ratings(match_id: str, service: Service) -> MatchRatings:
     """``{rated, changes}``: each seat's rating before and after a rated match (empty until
     it is rated, when it ends)."""
-    return await service.ratings.changes(match_id)
+    return MatchRatings.model_validate(await service.ratings.changes(match_id))
 
 
 @router.get("/api/players/{name}", responses=ERRORS, dependencies=[limited("players")])
 async def profile(
     name: Annotated[str, Path(max_length=NAME_MAX)], service: Service,
-) -> dict[str, Any]:
+) -> Profile:
     """A player's public profile: games played per game, ratings, recent finished games."""
-    return await service.ratings.profile(name)
+    return Profile.model_validate(await service.ratings.profile(name))
