@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from triverse.server.config import settings_with
 from triverse.server.db import AccountRow, MatchRow, RatingChangeRow, RatingRow, SeatRow
 from triverse.server.ratings import (
     ANCHOR_SIGMA,
+    ARENA,
     MU,
     SIGMA,
     Skill,
@@ -211,6 +213,27 @@ def test_anchors_come_from_the_arena_and_show_their_elo() -> None:
     to_novice = rate([2, 1], [new, anchors("trident")["novice"]], [False, True])[0]
     to_veteran = rate([2, 1], [new, anchors("trident")["veteran"]], [False, True])[0]
     assert to_novice.mu < to_veteran.mu < MU
+
+
+def test_the_anchors_figures_are_the_ladders_in_docs_ai_md() -> None:
+    """``ratings.ARENA`` holds docs/ai.md's ladder figures: the average against the novice, and
+    the veteran at its default thinking time (no ``@``) against the average, over the most games
+    measured."""
+    text = (Path(__file__).parents[2] / "docs" / "ai.md").read_text()
+    ladder = text.split("<!-- ladder:start -->")[1].split("<!-- ladder:end -->")[0]
+    found: dict[tuple[str, str], tuple[float, int]] = {}
+    for row in ladder.splitlines():
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) < 4 or cells[1] not in ("average vs novice", "veteran vs average"):
+            continue
+        rate_, games = float(cells[3].split("**")[1].rstrip("%")) / 100, int(cells[2])
+        key = (cells[0], cells[1])
+        if key not in found or games > found[key][1]:
+            found[key] = (rate_, games)
+    assert set(ARENA) == {game for game, _ in found}
+    for game, (low, high) in ARENA.items():
+        assert low == pytest.approx(found[(game, "average vs novice")])
+        assert high == pytest.approx(found[(game, "veteran vs average")])
 
 
 # --- rated matches through the API ---------------------------------------------------------------

@@ -402,7 +402,7 @@ class Ratings:
                 .order_by((RatingRow.mu - 3.0 * RatingRow.sigma).desc(), AccountRow.name_key)
                 .limit(BOARD_SIZE)).all()
             against = c.execute(
-                select(SeatRow.kind, func.count())
+                select(SeatRow.kind, func.count(distinct(RatingChangeRow.match_id)))
                 .select_from(RatingChangeRow)
                 .join(SeatRow, (SeatRow.match_id == RatingChangeRow.match_id)
                       & (SeatRow.seat == RatingChangeRow.seat))
