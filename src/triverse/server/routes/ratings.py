@@ -15,8 +15,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
+from triverse.server.rating_models import Leaderboard, MatchRatings, Profile
 from triverse.server.routes.deps import ERRORS, Service, limited
-from triverse.server.schemas import Leaderboard, MatchRatings, Profile
 
 router = APIRouter(tags=["ratings"])
 
