@@ -539,3 +539,20 @@ def test_a_match_ended_by_time_outs_is_rated(db_url: str) -> None:
         changes = rated_changes(server, match_id)
         assert [c["name"] for c in changes] == ["Ada", "Bob"]
         assert changes[0]["delta"] > 0 > changes[1]["delta"]
+
+
+def test_a_deleted_account_leaves_the_board_and_its_changes_stay(server: Server) -> None:
+    match_id, _ = rated_match_between_two_accounts(server)
+    changes = ratings_of(server, match_id)
+    bob = server.browser()
+    csrf = bob.post("/api/session", json={"name": "Bob", "password": PASSWORD}).json()["csrf"]
+    answer = bob.request("DELETE", "/api/account", json={"password": PASSWORD},
+                         headers={CSRF_HEADER: csrf})
+    assert answer.status_code == 204, answer.text
+    assert server.main.get("/api/players/Bob").json()["error"]["code"] == "unknown_player"
+    assert [e["name"] for e in board(server) if not e["computer"]] == ["Ada"]
+    assert count_rows(server.db_url, RatingRow) == 1
+    after = ratings_of(server, match_id)
+    assert after["rated"] is True
+    assert [(c["before"], c["after"]) for c in after["changes"]] == [
+        (c["before"], c["after"]) for c in changes["changes"]]
