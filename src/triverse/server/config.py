@@ -179,6 +179,8 @@ class Settings(BaseSettings):
     rate_login_name: RateLimit = "10/minute;50/hour"
     """Failed log-ins on one account, from any address; past that even the right password
     waits for the window to move on."""
+    rate_players: RateLimit = "120/minute"
+    """Public profiles and leaderboards a client address may ask for."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)

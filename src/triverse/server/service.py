@@ -47,6 +47,7 @@ from triverse.server.play import CreatedMatch, Referee
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
 from triverse.server.quotas import Quotas
+from triverse.server.ratings import Ratings
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import (
     MODES,
@@ -114,6 +115,10 @@ class MatchService:
                                self.clocks, self.news)
         self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run)
         """Players' accounts and sessions (:mod:`triverse.server.accounts`)."""
+        self.ratings = Ratings(self.repository.engine, self.clock, self.catalog,
+                               self.repository.run)
+        """Rated matches, leaderboards and profiles (:mod:`triverse.server.ratings`)."""
+        self.referee.after_move.append(self.ratings.match_ended)
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
@@ -151,13 +156,16 @@ class MatchService:
         """Resume, in the background, every match where a computer player is to move (and,
         among several processes, look again every ``job_poll`` seconds); start the deadline
         scheduler (which first restores the pending deadlines, applying those that passed
-        while the server was down) and the clocks of timed matches that lack one."""
+        while the server was down) and the clocks of timed matches that lack one; rate the
+        rated matches that ended unrated (:meth:`Ratings.rate_missed
+        <triverse.server.ratings.Ratings.rate_missed>`)."""
         await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
             self._spawn(self.computers.sweep(self.settings.job_poll))
         self.clocks.start()
         self._spawn(self.clocks.start_missing(self.matches, self.news))
+        self._spawn(self._rate_missed())
 
     async def _resume(self) -> None:
         try:
@@ -167,6 +175,15 @@ class MatchService:
             return
         if started:
             log.info("resumed %d matches with a computer player to move", started)
+
+    async def _rate_missed(self) -> None:
+        try:
+            rated = await self.ratings.rate_missed()
+        except Exception:
+            log.exception("cannot rate the finished rated matches left unrated")
+            return
+        if rated:
+            log.info("rated %d finished matches left unrated", rated)
 
     async def close(self) -> None:
         """Stop the deadline scheduler and the computer players, give up the claims, and close
