@@ -120,6 +120,12 @@ def test_an_accounts_games_on_a_second_device(players_server: LiveServer,
     lobby(phone, base)
     on_phone = my_game_ids(phone)
     assert set(on_phone) == {guest["match_id"], own}
+    # Both wait for the account's move: the lobby's title counts them, its favicon says so.
+    turns = phone.locator(".my-games [data-match]").evaluate_all(
+        "items => items.map(i => i.dataset.yourTurn)")
+    assert turns == ["true", "true"]
+    assert phone.title().startswith("(2) ")
+    assert phone.locator("link[rel='icon']").get_attribute("href") == "/favicon-turn.svg"
 
     # The second device logs in: the same games, none of them known to its storage.
     log_in(laptop, base, "Ann_devices")
