@@ -179,6 +179,8 @@ class Settings(BaseSettings):
     rate_login_name: RateLimit = "10/minute;50/hour"
     """Failed log-ins on one account, from any address; past that even the right password
     waits for the window to move on."""
+    rate_account: RateLimit = "60/minute;600/hour"
+    """Claims of guest seats and lists of an account's games a client address may ask for."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)

@@ -44,6 +44,7 @@ RATE_KINDS = {
     "token_failure": "wrong seat tokens",
     "login": "log-in and sign-up attempts",
     "login_name": "failed log-ins",
+    "account": "claims and lists of an account's games",
 }
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""
