@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from cluster import Socket as ClusterSocket
+from cluster import running_cluster
+from cluster import tokens_of as cluster_tokens
+from cluster import view as cluster_view
 from fastapi.testclient import TestClient
 from server_helpers import TILE, auth, play_to_end, tokens_of, view
 from sqlalchemy import create_engine, text
@@ -415,3 +421,40 @@ def test_account_seats_on_postgresql(pg_url: str) -> None:  # noqa: F811
         players = view(guest, match_id, tokens[1])["players"]
         assert players[0]["name"] == DELETED_NAME and players[0]["deleted"]
         assert not players[0]["account"]
+
+
+# --- two server processes ------------------------------------------------------------------------
+def test_keys_and_deletions_reach_the_sockets_of_another_process(
+        pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """Log-out and deletion through server a; the sockets on server b hear of them (news over
+    Redis): the device key's socket closes, the guest's sees a deleted player."""
+    with running_cluster(pg_url, tmp_path) as cluster, \
+            httpx.Client(base_url=cluster.a.url, timeout=30) as zoe, \
+            httpx.Client(base_url=cluster.a.url, timeout=30) as phone:
+        made = zoe.post("/api/accounts", json={"name": "Zoë", "password": PASSWORD}).json()
+        answer = zoe.post("/api/matches", headers={CSRF_HEADER: made["csrf"]}, json={
+            "game": "trident", "options": {}, "mode": "online",
+            "seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert answer.status_code == 201, answer.text
+        match_id, tokens = answer.json()["match_id"], cluster_tokens(answer.json())
+        logged = phone.post("/api/session", json={"name": "Zoë", "password": PASSWORD}).json()
+        key = key_of(phone.get("/api/account/games").json()["matches"][0])
+        keyed = ClusterSocket(cluster.b, match_id, key)
+        guest = ClusterSocket(cluster.b, match_id, tokens[1])
+        try:
+            assert keyed.view["seat"] == 0 and guest.view["players"][0]["name"] == "Zoë"
+            # Server b caches the match and holds the sockets; the log-out goes through a.
+            assert phone.delete("/api/session",
+                                headers={CSRF_HEADER: logged["csrf"]}).status_code == 204
+            error = keyed.until(lambda m: m["type"] == "error", 15)
+            assert error["code"] == "wrong_token"
+            deleted = zoe.request("DELETE", "/api/account", json={"password": PASSWORD},
+                                  headers={CSRF_HEADER: made["csrf"]})
+            assert deleted.status_code == 204
+            seen = guest.until(lambda m: m["type"] == "view"
+                               and m["view"]["players"][0]["deleted"], 15)
+            assert seen["view"]["players"][0]["name"] == DELETED_NAME
+            assert cluster_view(cluster.b, match_id)["players"][0]["deleted"]
+        finally:
+            keyed.close()
+            guest.close()
