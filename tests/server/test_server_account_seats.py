@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from server_helpers import TILE, auth, play_to_end, tokens_of, view
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
-from test_server_accounts import PASSWORD, code, log_in, make, sign_up  # noqa: F401
+from test_server_accounts import PASSWORD, code, log_in, sign_up
 from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
 from triverse.server.accounts import CSRF_HEADER, DELETED_NAME, SESSION_COOKIE
@@ -108,7 +108,7 @@ def until_error(socket: Any) -> Json:
 
 
 # --- claiming ----------------------------------------------------------------------------------
-def test_a_browser_claims_its_guest_seats_at_sign_up(make: Any) -> None:  # noqa: F811
+def test_a_browser_claims_its_guest_seats_at_sign_up(make: Any) -> None:
     browser, mallory = make(), make()
     created = new_match(browser)  # as a guest: both seats' tokens are this browser's
     match_id, tokens = created["match_id"], tokens_of(created)
@@ -132,7 +132,7 @@ def test_a_browser_claims_its_guest_seats_at_sign_up(make: Any) -> None:  # noqa
     assert view(browser, match_id, tokens[0])["seat"] == 0
 
 
-def test_a_claim_needs_a_session_and_is_bounded(make: Any) -> None:  # noqa: F811
+def test_a_claim_needs_a_session_and_is_bounded(make: Any) -> None:
     guest = make()
     refused(claim(guest, None, ["x"]), 401, "not_logged_in")
     made = sign_up(guest)
@@ -141,7 +141,7 @@ def test_a_claim_needs_a_session_and_is_bounded(make: Any) -> None:  # noqa: F81
     assert claim(guest, made["csrf"], ["x"] * 100).json() == {"claimed": [], "refused": []}
 
 
-def test_an_account_takes_one_seat_of_a_rated_match(make: Any) -> None:  # noqa: F811
+def test_an_account_takes_one_seat_of_a_rated_match(make: Any) -> None:
     zoe, mallory = make(), make()
     made = sign_up(zoe)
     created = new_match(zoe, made["csrf"], rated=True)
@@ -159,7 +159,7 @@ def test_an_account_takes_one_seat_of_a_rated_match(make: Any) -> None:  # noqa:
     assert [p["name"] for p in view(zoe, match_id)["players"]] == ["Zoë", "Mallory"]
 
 
-def test_hot_seat_seats_of_an_unrated_match_are_all_claimed(make: Any) -> None:  # noqa: F811
+def test_hot_seat_seats_of_an_unrated_match_are_all_claimed(make: Any) -> None:
     browser = make()
     created = new_match(browser, mode="hotseat")
     made = sign_up(browser)
@@ -171,7 +171,7 @@ def test_hot_seat_seats_of_an_unrated_match_are_all_claimed(make: Any) -> None: 
 
 
 # --- the account's games on every device ----------------------------------------------------------
-def test_the_account_games_on_a_second_browser_its_move_first(make: Any) -> None:  # noqa: F811
+def test_the_account_games_on_a_second_browser_its_move_first(make: Any) -> None:
     first, second = make(), make()
     made = sign_up(first)
     # Made in this order, so that the most recent first would be the other way round.
@@ -212,11 +212,11 @@ def test_the_account_games_on_a_second_browser_its_move_first(make: Any) -> None
                         json={"action": "d", "move": 0}), 403, "wrong_token")
 
 
-def test_the_account_games_need_a_session(make: Any) -> None:  # noqa: F811
+def test_the_account_games_need_a_session(make: Any) -> None:
     refused(make().get("/api/account/games"), 401, "not_logged_in")
 
 
-def test_a_device_key_plays_over_the_websocket(make: Any) -> None:  # noqa: F811
+def test_a_device_key_plays_over_the_websocket(make: Any) -> None:
     first, second = make(), make()
     made = sign_up(first)
     created = new_match(first, made["csrf"])
@@ -241,7 +241,7 @@ def test_a_device_key_plays_over_the_websocket(make: Any) -> None:  # noqa: F811
 
 
 # --- keys die with their session ---------------------------------------------------------------
-def test_a_device_key_dies_at_log_out_and_its_socket_closes(make: Any) -> None:  # noqa: F811
+def test_a_device_key_dies_at_log_out_and_its_socket_closes(make: Any) -> None:
     first, second = make(), make()
     made = sign_up(first)
     created = new_match(first, made["csrf"])
@@ -269,7 +269,7 @@ def test_a_device_key_dies_at_log_out_and_its_socket_closes(make: Any) -> None: 
     assert first.get("/api/session").status_code == 200
 
 
-def test_device_keys_die_at_a_password_change(make: Any) -> None:  # noqa: F811
+def test_device_keys_die_at_a_password_change(make: Any) -> None:
     first, second = make(), make()
     made = sign_up(first)
     new_match(first, made["csrf"])
@@ -305,7 +305,7 @@ def test_a_device_key_dies_when_its_session_expires(db_url: str) -> None:
                 "wrong_token")
 
 
-def test_wrong_device_keys_count_towards_the_lockout(make: Any) -> None:  # noqa: F811
+def test_wrong_device_keys_count_towards_the_lockout(make: Any) -> None:
     browser = make(rate_token_failure="3/minute")
     made = sign_up(browser)
     created = new_match(browser, made["csrf"])
@@ -320,7 +320,7 @@ def test_wrong_device_keys_count_towards_the_lockout(make: Any) -> None:  # noqa
 
 
 # --- deletion ----------------------------------------------------------------------------------
-def test_a_deleted_account_leaves_deleted_player_seats(make: Any, db_url: str) -> None:  # noqa: F811
+def test_a_deleted_account_leaves_deleted_player_seats(make: Any, db_url: str) -> None:
     zoe, phone, guest = make(), make(), make()
     made = sign_up(zoe)
     created = new_match(zoe, made["csrf"])
@@ -355,7 +355,7 @@ def test_a_deleted_account_leaves_deleted_player_seats(make: Any, db_url: str) -
 
 
 # --- one account and another's -----------------------------------------------------------------
-def test_one_account_cannot_reach_anothers_seats(make: Any) -> None:  # noqa: F811
+def test_one_account_cannot_reach_anothers_seats(make: Any) -> None:
     zoe, mallory = make(), make()
     mine = sign_up(zoe)
     theirs = sign_up(mallory, "Mallory")
