@@ -109,13 +109,10 @@ class HeldSeat:
 
 @dataclass(frozen=True, slots=True)
 class ClaimedSeat:
-    """A seat an account claimed (or could not claim: ``refused`` says why), with where its
-    match stands (to announce the change)."""
+    """A seat an account claimed (or could not claim: ``refused`` says why)."""
 
     match_id: str
     seat: int
-    move: int
-    finished: bool
     refused: str | None = None
 
 
@@ -435,8 +432,7 @@ class MatchRepository:
                token_hashes: Sequence[str]) -> list[ClaimedSeat]:
         with self.engine.begin() as connection:
             candidates = connection.execute(
-                select(SeatRow.match_id, SeatRow.seat, MatchRow.rated, MatchRow.status,
-                       MatchRow.move_count)
+                select(SeatRow.match_id, SeatRow.seat, MatchRow.rated)
                 .join(MatchRow, MatchRow.id == SeatRow.match_id)
                 .where(SeatRow.token_hash.in_(list(token_hashes)),
                        SeatRow.account_id.is_(None), SeatRow.deleted.is_(False),
@@ -453,19 +449,19 @@ class MatchRepository:
                 ).scalars())
             out = []
             for row in candidates:
-                refused = None
                 if row.rated and row.match_id in held:
-                    refused = "you hold another seat of this rated match"
-                elif connection.execute(
-                        update(SeatRow)
-                        .where(SeatRow.match_id == row.match_id, SeatRow.seat == row.seat,
-                               SeatRow.account_id.is_(None), SeatRow.deleted.is_(False))
-                        .values(account_id=account_id, name=name)).rowcount != 1:
+                    out.append(ClaimedSeat(row.match_id, row.seat,
+                                           "you hold another seat of this rated match"))
+                    continue
+                taken = connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.match_id == row.match_id, SeatRow.seat == row.seat,
+                           SeatRow.account_id.is_(None), SeatRow.deleted.is_(False))
+                    .values(account_id=account_id, name=name))
+                if taken.rowcount != 1:
                     continue  # another account claimed it just now
-                elif row.rated:
-                    held.add(row.match_id)
-                out.append(ClaimedSeat(row.match_id, row.seat, row.move_count,
-                                       row.status == "finished", refused))
+                held.add(row.match_id)
+                out.append(ClaimedSeat(row.match_id, row.seat))
             return out
 
 
