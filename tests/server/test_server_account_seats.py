@@ -458,3 +458,36 @@ def test_keys_and_deletions_reach_the_sockets_of_another_process(
         finally:
             keyed.close()
             guest.close()
+
+
+def test_a_device_key_pauses_previews_and_asks_hints_like_the_seats_token(make: Any) -> None:
+    first, second = make(), make()
+    made = sign_up(first)
+    answer = first.post("/api/matches", headers={CSRF_HEADER: made["csrf"]}, json={
+        "game": "trident", "options": {}, "mode": "online",
+        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert answer.status_code == 201, answer.text
+    match_id, tokens = answer.json()["match_id"], tokens_of(answer.json())
+    turn_to(first, match_id, tokens, 0)
+    logged = log_in(second).json()
+    key = key_of(games(second)[0])
+    paused = second.post(f"/api/matches/{match_id}/pause", headers=auth(key),
+                         json={"paused": True})
+    assert paused.status_code == 200, paused.text
+    assert paused.json()["seat"] == 0 and paused.json()["paused"]
+    action = view(second, match_id, key)["legal_actions"][0]["notation"]
+    preview = second.post(f"/api/matches/{match_id}/preview", headers=auth(key),
+                          json={"action": action})
+    assert preview.status_code == 200, preview.text
+    assert preview.json()["preview"]["legal"] is True
+    hint = second.post(f"/api/matches/{match_id}/hint", headers=auth(key), json={})
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["hint"]["notation"] in {
+        a["notation"] for a in view(second, match_id, key)["legal_actions"]}
+    assert second.delete("/api/session", headers={CSRF_HEADER: logged["csrf"]}
+                         ).status_code == 204
+    for path, body in (("pause", {"paused": False}), ("preview", {"action": action}),
+                       ("hint", {})):
+        refused(second.post(f"/api/matches/{match_id}/{path}", headers=auth(key), json=body),
+                403, "wrong_token")
+    assert view(first, match_id)["paused"]  # the dead key changed nothing
