@@ -415,6 +415,10 @@ def test_account_seats_on_postgresql(pg_url: str) -> None:  # noqa: F811
                 "wrong_token")
         games(first)
         assert count(pg_url, "seat_keys") == 1
+        rated = new_match(first, made["csrf"], rated=True)  # the claim locks its row
+        assert claim(first, made["csrf"], [tokens_of(rated)[1]]).json()["refused"] == [
+            {"match_id": rated["match_id"], "seat": 1,
+             "reason": "you hold another seat of this rated match"}]
         assert first.request("DELETE", "/api/account", headers={CSRF_HEADER: made["csrf"]},
                              json={"password": PASSWORD}).status_code == 204
         assert count(pg_url, "seat_keys") == 0 and count(pg_url, "sessions") == 0
