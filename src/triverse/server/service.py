@@ -63,7 +63,8 @@ from triverse.server.views import render_view
 log = logging.getLogger(__name__)
 
 ACCOUNT_GAMES = 200
-"""The most seats ``GET /api/account/games`` lists (the finished ones go first)."""
+"""The most seats ``GET /api/account/games`` lists (the oldest finished ones are left out
+first)."""
 CLAIM_MAX = 100
 """The most seat tokens one claim may name."""
 
