@@ -181,6 +181,8 @@ class Settings(BaseSettings):
     waits for the window to move on."""
     rate_players: RateLimit = "120/minute"
     """Public profiles and leaderboards a client address may ask for."""
+    rate_account: RateLimit = "60/minute;600/hour"
+    """Claims of guest seats and lists of an account's games a client address may ask for."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)

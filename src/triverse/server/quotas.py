@@ -45,6 +45,7 @@ RATE_KINDS = {
     "login": "log-in and sign-up attempts",
     "login_name": "failed log-ins",
     "players": "profile and leaderboard requests",
+    "account": "claims and lists of an account's games",
 }
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""

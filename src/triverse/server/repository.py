@@ -23,13 +23,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Insert, Table, Update, bindparam, insert, select, update
+from sqlalchemy import Insert, Table, Update, bindparam, case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from triverse.core.game import State
-from triverse.server.db import MatchRow, MoveRow, SeatRow, make_engine, migrate
+from triverse.server.db import (
+    MatchRow,
+    MoveRow,
+    SeatKeyRow,
+    SeatRow,
+    SessionRow,
+    make_engine,
+    migrate,
+)
 from triverse.server.deadlines import Pending
 from triverse.server.live import LiveMatch, SeatInfo
 
@@ -97,6 +105,28 @@ class HeldSeat:
     seat: SeatRow
     match: MatchRow
     everyone: list[SeatRow]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedSeat:
+    """A seat an account claimed (or could not claim: ``refused`` says why)."""
+
+    match_id: str
+    seat: int
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedSeat:
+    """The seat a token opens and, for a device key, when its session ends (the key with
+    it; ``None``: a seat's own token, which does not end)."""
+
+    seat: int
+    until: datetime | None
+
+
+SeatKey = tuple[str, str, int]
+"""A device key to keep: the sha256 of its token, its match and its seat."""
 
 
 class MatchRepository:
@@ -325,13 +355,138 @@ class MatchRepository:
                 .where(SeatRow.token_hash.in_(list(token_hashes)))
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id, SeatRow.seat)
             ).all()
-            ids = sorted({match.id for _, match in mine})
-            everyone: Mapping[str, list[SeatRow]] = {}
-            if ids:
-                everyone = _group(session.execute(
-                    select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)
+            return _with_everyone(session, mine)
+
+    # --- an account's seats ----------------------------------------------------------------
+    async def account_seats(self, account_id: str, limit: int) -> list[HeldSeat]:
+        """The account's seats, at most ``limit``: first those whose move it is, then those
+        of the other unfinished matches, then of the finished ones, each most recently active
+        first."""
+        return await self.run(self._account_seats, account_id, limit)
+
+    def _account_seats(self, account_id: str, limit: int) -> list[HeldSeat]:
+        rank = case((MatchRow.status == "finished", 2), (MatchRow.to_move == SeatRow.seat, 0),
+                    else_=1)
+        with self._sessions() as session:
+            mine = session.execute(
+                select(SeatRow, MatchRow).join(MatchRow, MatchRow.id == SeatRow.match_id)
+                .where(SeatRow.account_id == account_id)
+                .order_by(rank, MatchRow.updated_at.desc(), MatchRow.id, SeatRow.seat)
+                .limit(limit)
+            ).all()
+            return _with_everyone(session, mine)
+
+    async def add_seat_keys(self, keys: Sequence[SeatKey], session_hash: str,
+                            now: datetime) -> bool:
+        """Keep the device keys ``keys`` of the session whose cookie's sha256 is
+        ``session_hash`` (those it has already are left as they are); ``False`` if the session
+        is gone (none kept)."""
+        try:
+            await self.run(self._add_seat_keys, keys, session_hash, now)
+        except IntegrityError:  # the session (or, never, the seat) is gone
+            return False
+        return True
+
+    def _add_seat_keys(self, keys: Sequence[SeatKey], session_hash: str, now: datetime) -> None:
+        if not keys:
+            return
+        with self.engine.begin() as connection:
+            known = set(connection.execute(
+                select(SeatKeyRow.token_hash)
+                .where(SeatKeyRow.session_hash == session_hash,
+                       SeatKeyRow.token_hash.in_([key for key, _, _ in keys]))).scalars())
+            rows = [{"token_hash": key, "match_id": match_id, "seat": seat,
+                     "session_hash": session_hash, "created_at": now}
+                    for key, match_id, seat in keys if key not in known]
+            if rows:  # two listings at once may both add a key: the second one is ignored
+                connection.execute(_insert_ignoring(connection.dialect.name, SeatKeyRow), rows)
+
+    async def seat_for_key(self, match_id: str, token_hash: str,
+                           now: datetime) -> KeyedSeat | None:
+        """The seat of ``match_id`` the device key whose sha256 is ``token_hash`` opens: only
+        while its session lives and the seat belongs to the session's account."""
+        return await self.run(self._seat_for_key, match_id, token_hash, now)
+
+    def _seat_for_key(self, match_id: str, token_hash: str, now: datetime) -> KeyedSeat | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(SeatKeyRow.seat, SessionRow.expires_at)
+                .join(SessionRow, SessionRow.token_hash == SeatKeyRow.session_hash)
+                .join(SeatRow, (SeatRow.match_id == SeatKeyRow.match_id)
+                      & (SeatRow.seat == SeatKeyRow.seat))
+                .where(SeatKeyRow.token_hash == token_hash, SeatKeyRow.match_id == match_id,
+                       SessionRow.expires_at > now,
+                       SeatRow.account_id == SessionRow.account_id)).first()
+        if row is None or aware(row.expires_at) <= now:
+            return None
+        return KeyedSeat(int(row.seat), aware(row.expires_at))
+
+    async def claim(self, account_id: str, name: str,
+                    token_hashes: Sequence[str]) -> list[ClaimedSeat]:
+        """Give the account the human seats whose token hashes are given and that belong to
+        no account (nor to a deleted one), named ``name``. In a rated match an account holds
+        one seat at most: a seat of a rated match where it holds another is refused."""
+        return await self.run(self._claim, account_id, name, token_hashes)
+
+    def _claim(self, account_id: str, name: str,
+               token_hashes: Sequence[str]) -> list[ClaimedSeat]:
+        with self.engine.begin() as connection:
+            candidates = connection.execute(
+                select(SeatRow.match_id, SeatRow.seat, MatchRow.rated)
+                .join(MatchRow, MatchRow.id == SeatRow.match_id)
+                .where(SeatRow.token_hash.in_(list(token_hashes)),
+                       SeatRow.account_id.is_(None), SeatRow.deleted.is_(False),
+                       SeatRow.kind == "human")
+                .order_by(SeatRow.match_id, SeatRow.seat)).all()
+            rated = sorted({row.match_id for row in candidates if row.rated})
+            held: set[str] = set()
+            if rated:  # PostgreSQL: one claim at a time in a rated match (SQLite: one writer)
+                connection.execute(select(MatchRow.id).where(MatchRow.id.in_(rated))
+                                   .with_for_update())
+                held = set(connection.execute(
+                    select(SeatRow.match_id).where(SeatRow.match_id.in_(rated),
+                                                   SeatRow.account_id == account_id)
                 ).scalars())
-            return [HeldSeat(seat, match, everyone.get(match.id, [])) for seat, match in mine]
+            out = []
+            for row in candidates:
+                if row.rated and row.match_id in held:
+                    out.append(ClaimedSeat(row.match_id, row.seat,
+                                           "you hold another seat of this rated match"))
+                    continue
+                taken = connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.match_id == row.match_id, SeatRow.seat == row.seat,
+                           SeatRow.account_id.is_(None), SeatRow.deleted.is_(False))
+                    .values(account_id=account_id, name=name))
+                if taken.rowcount != 1:
+                    continue  # another account claimed it just now
+                held.add(row.match_id)
+                out.append(ClaimedSeat(row.match_id, row.seat))
+            return out
+
+
+def _with_everyone(session: Any, mine: Sequence[Any]) -> list[HeldSeat]:
+    """The ``(seat, match)`` rows ``mine`` as :class:`HeldSeat`, with every seat of their
+    matches (one more query)."""
+    ids = sorted({match.id for _, match in mine})
+    everyone: Mapping[str, list[SeatRow]] = {}
+    if ids:
+        everyone = _group(session.execute(
+            select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)
+        ).scalars())
+    return [HeldSeat(seat, match, everyone.get(match.id, [])) for seat, match in mine]
+
+
+def _insert_ignoring(dialect: str, row: type[Any]) -> Insert:
+    """``INSERT`` into ``row``'s table that skips a row whose primary key is taken
+    (PostgreSQL's and SQLite's ``ON CONFLICT DO NOTHING``)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+        return postgresql_insert(row).on_conflict_do_nothing()
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        return sqlite_insert(row).on_conflict_do_nothing()
+    return insert(row)
 
 
 def _group(seats: Any) -> dict[str, list[SeatRow]]:

@@ -402,9 +402,39 @@ class MyGame(BaseModel):
 
 
 class MyGames(BaseModel):
-    """The answer of "my games"."""
+    """The answer of "my games", and of an account's games."""
 
     matches: list[MyGame]
+
+
+class ClaimRequest(BaseModel):
+    """The guest seat tokens a browser holds, to claim into the logged-in account."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tokens: list[Annotated[str, Field(max_length=256)]] = Field(max_length=100)
+
+
+class SeatRef(Exact):
+    """A seat of a match."""
+
+    match_id: str
+    seat: int
+
+
+class RefusedSeat(Exact):
+    """A seat a claim could not take, and why."""
+
+    match_id: str
+    seat: int
+    reason: str
+
+
+class Claimed(Exact):
+    """What a claim did: the seats that now belong to the account, and those it kept out
+    (a second seat of a rated match)."""
+
+    claimed: list[SeatRef]
+    refused: list[RefusedSeat]
 
 
 class Reason(Exact):
