@@ -64,10 +64,23 @@ export async function renderMyGames(section) {
     done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, t("None yet.")));
 }
 
-/** The lobby's title and favicon say how many games wait for this player's move. */
+let waitingBefore = null;   // how many games waited for your move at the last listing
+
+/** The lobby's title and favicon say how many games wait for this player's move; one more
+ * than at the last listing plays the turn's notes (where sound is on). */
 function yourMoveTitle(count) {
   document.title = count ? t("({n}) Your move · Triverse", { n: formatNumber(count) }) : "Triverse";
   markYourMove(count > 0);
+  if (waitingBefore !== null && count > waitingBefore) import("./sound.js").then((m) => m.yourTurn());
+  waitingBefore = count;
+}
+
+/** Keep My games current while the lobby is in a background tab (every minute), and at once
+ * when it comes back, so that its title and favicon tell of a move made elsewhere. */
+export function watchMyGames(section) {
+  const again = () => { if (account() || seats().length) renderMyGames(section); };
+  setInterval(() => { if (document.hidden) again(); }, 60_000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) again(); });
 }
 
 function playersText(m, names) {

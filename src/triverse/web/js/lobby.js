@@ -2,7 +2,7 @@
 // their New game buttons (the dialog is new-game.js's, imported on the first press), the open
 // games (lobby-open.js) and "My games" (lobby-mine.js).
 import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor } from "./games.js";
-import { renderMyGames } from "./lobby-mine.js";
+import { renderMyGames, watchMyGames } from "./lobby-mine.js";
 import { renderOpenGames } from "./lobby-open.js";
 import { statsOf, tallyOf } from "./stats.js";
 import { h } from "./ui.js";
@@ -42,6 +42,7 @@ export async function renderLobby(root) {
   gamesList.replaceChildren(...games.map((g) => gameCard(g, data)));
   renderOpenGames(openGames, data);
   renderMyGames(mine);
+  watchMyGames(mine);
 }
 
 /** Why a game listed by the server cannot be played in this browser: {badge, note}, or null
