@@ -28,6 +28,7 @@ from web_helpers import match_id, open_new_game, token_of
 from web_support import DESKTOP, PHONE, LiveServer, screenshot
 
 from triverse.games.triangles import Line, TrianglesState
+from triverse.i18n import _, language, pgettext
 
 PASSWORD = "tri-verse-42"
 SETTINGS = {"TRIVERSE_RATE_LOGIN": "200/minute", "TRIVERSE_PUSH_SEND": "false"}
@@ -383,6 +384,16 @@ def test_notify_me_stores_a_subscription_and_a_move_queues_a_notification(
     assert payload["type"] == "your_move" and payload["url"] == f"/play/{mid}?seat=0"
     assert payload["move"] == state.move_number + 1 and payload["game"] == "triangles"
     assert payload["title"] and payload["body"]
+    # The same notification in the server's push queue, for Cleo's subscription, in French.
+    queued = [json.loads(text) for text, in db.execute(
+        "SELECT q.payload FROM push_queue q JOIN push_subscriptions s"
+        " ON q.subscription_id = s.id WHERE s.endpoint = ?", (endpoint,))]
+    assert payload in queued
+    with language("fr"):   # written in the subscription's language
+        assert payload["title"] == pgettext("push", "Your turn in {game}").format(
+            game=pgettext("game", "Triangles"))
+    assert payload["title"] != "Your turn in Triangles"
+    db.close()
     # Dan subscribed to nothing: nothing queued for him.
     assert dan.evaluate("async () => (await fetch('/api/push/outbox')).json()") in ([], {
         "notifications": []})
@@ -428,8 +439,6 @@ def test_a_deleted_account_shows_as_deleted_player(players_server: LiveServer,
 def test_the_account_panel_in_each_language(players_server: LiveServer, browser: Any,
                                             new_page: Callable[..., Any]) -> None:
     """The account's dialogs are translated (the button's words, and its log-in form)."""
-    from triverse.i18n import _, language
-
     for lang, locale in (("pl", "pl-PL"), ("fr", "fr-FR")):
         context = browser.new_context(viewport=DESKTOP, locale=locale)
         page = new_page(context=context)
