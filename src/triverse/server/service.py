@@ -46,6 +46,7 @@ from triverse.server.metrics import ServerMetrics
 from triverse.server.play import CreatedMatch, Referee
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
+from triverse.server.push import Push
 from triverse.server.quotas import Quotas
 from triverse.server.repository import MatchRepository
 from triverse.server.seats import (
@@ -114,6 +115,10 @@ class MatchService:
                                self.clocks, self.news)
         self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run)
         """Players' accounts and sessions (:mod:`triverse.server.accounts`)."""
+        self.push = Push(settings, self.repository.engine, self.clock, self.repository.run)
+        """Web Push: the VAPID key, subscriptions, "your move" notifications and their
+        sender (:mod:`triverse.server.push`)."""
+        self.referee.after_move.append(self.push.after_move)
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
@@ -151,13 +156,15 @@ class MatchService:
         """Resume, in the background, every match where a computer player is to move (and,
         among several processes, look again every ``job_poll`` seconds); start the deadline
         scheduler (which first restores the pending deadlines, applying those that passed
-        while the server was down) and the clocks of timed matches that lack one."""
+        while the server was down) and the clocks of timed matches that lack one; read (or
+        make) the VAPID key and start the push sender."""
         await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
             self._spawn(self.computers.sweep(self.settings.job_poll))
         self.clocks.start()
         self._spawn(self.clocks.start_missing(self.matches, self.news))
+        await self.push.start()
 
     async def _resume(self) -> None:
         try:
@@ -169,13 +176,14 @@ class MatchService:
             log.info("resumed %d matches with a computer player to move", started)
 
     async def close(self) -> None:
-        """Stop the deadline scheduler and the computer players, give up the claims, and close
-        the database."""
+        """Stop the deadline scheduler, the computer players and the push sender, give up the
+        claims, and close the database."""
         await self.clocks.close()
         for task in self._background:
             task.cancel()
         await asyncio.gather(self.computers.close(), *self._background,
                              return_exceptions=True)
+        await self.push.close()
         await self.jobs.close()
         await self.advisors.close()
         await self.presence.close()
