@@ -86,7 +86,10 @@ class PushService:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 service.received.append((self.path, dict(self.headers.items()), body))
-                self.send_response(service.status.get(self.path, 201))
+                status = service.status.get(self.path, 201)
+                self.send_response(status)
+                if 300 <= status < 400:
+                    self.send_header("Location", "/elsewhere")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -481,16 +484,40 @@ def test_a_gone_subscription_is_deleted_and_failures_are_tried_again(
     by_state = {("sent" if n["sent"] else "error"): n for n in outbox}
     assert by_state["error"]["error"] == "the push service answered 500"
     # Tried again after 30 s, then 2, 10 and 60 minutes: five attempts in all.
+    def broken() -> int:
+        return len([p for p, _, _ in push_service.received if p == "/broken"])
+
     for wait, attempts in ((29, 1), (1, 2), (120, 3), (600, 4), (3600, 5), (99999, 5)):
         clock.advance(wait)
-        wait_for(lambda a=attempts: [r for r in queue(db_url) if r.sent_at is None
-                                     and r.attempts == a])
-        time.sleep(0.3)  # a few more polls: no extra attempt
-        assert len([p for p, _, _ in push_service.received if p == "/broken"]) == attempts
+        wait_for(lambda a=attempts: broken() == a and [
+            r for r in queue(db_url) if r.sent_at is None and r.attempts == a and r.error])
+        time.sleep(0.5)  # a few more polls: no extra attempt
+        assert broken() == attempts
     [given_up] = [r for r in queue(db_url) if r.sent_at is None]
     assert given_up.attempts == ATTEMPTS and given_up.error == "the push service answered 500"
     assert len([p for p, _, _ in push_service.received if p == "/fine"]) == 1
     engine.dispose()
+
+
+def test_the_sender_follows_no_redirect_and_keeps_endpoints_out_of_errors(
+        make: Any, db_url: str, push_service: PushService) -> None:
+    ana = make(push_send=True, **LOCAL)
+    sign_up(ana, "Ana")
+    push_service.status = {"/moved": 307}
+    closed = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    nobody = f"http://127.0.0.1:{closed.server_address[1]}/secret-path"
+    closed.server_close()  # nothing listens there
+    for endpoint in (push_service.url("/moved"), nobody):
+        assert subscribe(ana, endpoint).status_code == 201
+    created = create(ana, "correspondence")
+    play(ana, created["match_id"], created["seats"][1]["token"])
+    outbox = wait_for(lambda: len(o := [n for n in ana.get("/api/push/outbox").json()
+                                        if n["error"]]) == 2 and o)
+    assert sorted(n["error"] for n in outbox) == [
+        "the push service could not be reached (ConnectionError)",
+        "the push service could not be reached (TooManyRedirects)"]
+    assert [path for path, _, _ in push_service.received] == ["/moved"]  # not /elsewhere
+    assert all(n["sent"] is None for n in outbox)
 
 
 def test_two_senders_on_postgresql_send_each_notification_once(

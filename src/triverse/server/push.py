@@ -41,6 +41,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -95,6 +96,8 @@ BATCH = 100
 KEEP = timedelta(days=7)
 """How long sent and given-up notifications are kept (for the outbox) before they are
 deleted."""
+PRUNE_EVERY = 600.0
+"""Seconds between two deletions of old notifications."""
 GONE = (404, 410)
 """The push service's answers that mean the subscription no longer exists."""
 
@@ -406,6 +409,7 @@ class PushSender:
         self._task: asyncio.Task[None] | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._sending = asyncio.Semaphore(SENDING_AT_ONCE)
+        self._prune_at = 0.0
 
     def start(self) -> None:
         """Start sending in the background."""
@@ -428,7 +432,9 @@ class PushSender:
             queued.clear()
             try:
                 await self.send_due()
-                await self.push._run(self._prune, self.push.clock.now() - KEEP)
+                if time.monotonic() >= self._prune_at:
+                    await self.push._run(self._prune, self.push.clock.now() - KEEP)
+                    self._prune_at = time.monotonic() + PRUNE_EVERY
             except Exception:
                 log.exception("push: cannot send the queued notifications")
             with contextlib.suppress(TimeoutError):
@@ -474,6 +480,11 @@ class PushSender:
 
     async def _send(self, claimed: Claimed) -> bool:
         """Send one claimed notification and record how it went; whether it was sent."""
+        if not host_allowed((urlsplit(claimed.endpoint).hostname or "").lower(),
+                            self.settings.push_hosts):  # the list changed since it was stored
+            await self._failed(claimed, "the endpoint is not on a push service this server "
+                               "sends to")
+            return False
         async with self._sending:
             loop = asyncio.get_running_loop()
             try:
@@ -486,10 +497,12 @@ class PushSender:
                              claimed.subscription_id, status)
                     return False
                 await self._failed(claimed, f"the push service answered {status}"
-                                   if status is not None else str(exc))
+                                   if status is not None else "the push service did not answer")
                 return False
-            except Exception as exc:  # refused connection, time-out, ...
-                await self._failed(claimed, f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # refused connection, time-out, redirect, ...
+                # Only the error's kind: its message may quote the endpoint, a secret URL.
+                await self._failed(claimed, f"the push service could not be reached "
+                                   f"({type(exc).__name__})")
                 return False
         await self.push._run(self._sent, claimed.id, self.push.clock.now())
         return True

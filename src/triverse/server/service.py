@@ -15,6 +15,8 @@ Each responsibility lives in a part of its own, testable alone:
   :class:`~triverse.server.pubsub.PubSub`;
 - :mod:`triverse.server.jobs`: claims that let exactly one process play a computer's turn or
   record a time-out, when several processes share the database.
+- :class:`~triverse.server.push.Push`: Web Push, "your move" queued after a move (a listener
+  of the referee's) and sent by its :class:`~triverse.server.push.PushSender`.
 
 :class:`MatchService` wires them and adds only what spans parts: after a move, a pause or a
 time-out the computer players are told; a seat's websocket counts as presence.
