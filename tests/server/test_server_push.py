@@ -174,8 +174,10 @@ def create(browser: TestClient, pace: str, seats: tuple[str, ...] = ("human", "h
     return created
 
 
-def give_seat(db_url: str, match_id: str, seat: int, account: Json) -> None:
-    """Make ``seat`` the account's (what claiming or joining it does)."""
+def give_seat(browser: TestClient, db_url: str, match_id: str, seat: int,
+              account: Json) -> None:
+    """Make ``seat`` the account's, and the server read the seats again (what claiming or
+    joining it does)."""
     engine = create_engine(db_url)
     with engine.begin() as connection:
         connection.execute(text("UPDATE seats SET account_id = :a, name = :n "
@@ -183,6 +185,9 @@ def give_seat(db_url: str, match_id: str, seat: int, account: Json) -> None:
                            {"a": account["account"]["id"], "n": account["account"]["name"],
                             "m": match_id, "s": seat})
     engine.dispose()
+    service = browser.app.state.service  # type: ignore[attr-defined]
+    browser.portal.call(service.matches.refresh, match_id,  # type: ignore[union-attr]
+                        None, True, True)
 
 
 def play(client: TestClient, match_id: str, token: str) -> Json:
@@ -339,7 +344,7 @@ def test_your_move_is_queued_in_the_subscriber_s_language(make: Any, db_url: str
     assert subscribe(ben, FCM + "ben-laptop", lang="en").status_code == 201
     created = create(ana, "correspondence")
     match_id, tokens = created["match_id"], [s["token"] for s in created["seats"]]
-    give_seat(db_url, match_id, 1, b)  # Ana has seat 0, Ben seat 1
+    give_seat(ana, db_url, match_id, 1, b)  # Ana has seat 0, Ben seat 1
     assert view(ana, match_id)["to_move"] == 1
     after = play(ben, match_id, tokens[1])  # Ben moves: Ana's move
     assert after["to_move"] == 0
@@ -379,7 +384,7 @@ def test_nothing_is_queued_for_live_games_guests_computers_or_one_s_own_seats(
     subscribe(ben, FCM + "ben")
     # Live pace: no push, even between two accounts.
     live = create(ana, "live")
-    give_seat(db_url, live["match_id"], 1, b)
+    give_seat(ana, db_url, live["match_id"], 1, b)
     play(ben, live["match_id"], live["seats"][1]["token"])
     assert view(ana, live["match_id"])["to_move"] == 0 and queue(db_url) == []
     # A guest's seat (seat 1 of Ana's match): nothing for the guest, whatever Ana does...

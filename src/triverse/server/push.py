@@ -342,7 +342,8 @@ class Push:
         """Queue "your move" for the seat now to move, if a person's of an account, in a
         correspondence match, and not the seat that just moved (a referee listener)."""
         seat = live.to_move
-        if seat is None or live.pace != "correspondence" or live.seats[seat].is_bot:
+        if (seat is None or live.pace != "correspondence" or live.seats[seat].is_bot
+                or live.seats[seat].account_id is None):  # a guest's: no database read
             return 0
         entry = live.log[number] if number < len(live.log) else live.log[-1]
         if entry.seat == seat:  # the same seat plays again
@@ -357,7 +358,7 @@ class Push:
     def _enqueue(self, live: LiveMatch, seat: int, mover: int, timed_out: bool,
                  now: datetime) -> int:
         """Queue a notification per subscription of the account that holds ``seat`` (as the
-        database has it, names included: a seat claimed in another process counts), unless
+        database has it, names included: an account deleted meanwhile gets nothing), unless
         that account also holds the seat that moved (one person's hot-seat)."""
         with self.engine.begin() as connection:
             seats = {row.seat: row for row in connection.execute(
