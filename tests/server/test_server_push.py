@@ -415,6 +415,43 @@ def test_nothing_is_queued_for_live_games_guests_computers_or_one_s_own_seats(
     assert len(queue(db_url)) == count
 
 
+def test_a_missed_turn_tells_the_next_player(make: Any, db_url: str) -> None:
+    clock = ManualClock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+    ana, ben = make(clock), make()
+    sign_up(ana, "Ana")
+    b = sign_up(ben, "Ben")
+    subscribe(ana, FCM + "ana", lang="en")
+    answer = ana.post("/api/matches", json={
+        "game": "trident", "options": {"time_limit": 86400}, "mode": "online", "seed": 7,
+        "seats": [{"kind": "human"}, {"kind": "human"}]})  # a day a turn: correspondence
+    assert answer.status_code == 201, answer.text
+    match_id = answer.json()["match_id"]
+    give_seat(ana, db_url, match_id, 1, b)
+    public = view(ana, match_id)
+    assert public["pace"] == "correspondence" and public["to_move"] == 1
+    clock.advance(86401)  # Ben misses his turn: Ana's move
+    wait_for(lambda: view(ana, match_id)["move"] == 1)
+    [row] = queue(db_url)
+    assert row.payload["body"] == "Ben ran out of time: it is your turn."
+    assert row.payload["title"] == "Your turn in Trident" and row.payload["move"] == 1
+
+
+def test_a_deleted_account_s_subscriptions_go_with_it(make: Any, db_url: str) -> None:
+    ana = make()
+    sign_up(ana, "Ana")
+    subscribe(ana, FCM + "ana")
+    created = create(ana, "correspondence")
+    play(ana, created["match_id"], created["seats"][1]["token"])
+    assert len(queue(db_url)) == 1
+    answer = ana.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert answer.status_code == 204
+    engine = create_engine(db_url)
+    with engine.connect() as connection:
+        assert connection.execute(select(PushSubscriptionRow.id)).all() == []
+    engine.dispose()
+    assert queue(db_url) == []
+
+
 def test_a_subscription_moved_to_another_account_leaves_its_notifications(
         make: Any, db_url: str) -> None:
     ana, ben = make(), make()
