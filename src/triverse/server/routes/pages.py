@@ -27,6 +27,11 @@ RULES_PAGE = re.compile(r"[a-z0-9-]+\.html")
 VARY = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
 """A page written in the request's language."""
 
+UI_PAGES = ("/", "/play/{match_id}", "/watch/{match_id}", "/players/{name}",
+            "/leaderboard/{game}")
+"""The addresses of the UI's page (``index.html``; ``main.js`` draws what each one shows):
+the lobby, a seat, a spectator, a player's profile, a game's leaderboard."""
+
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Triverse</title></head>
 <body><h1>Triverse</h1><p>The server is running, but the web UI is not installed here.</p>
@@ -47,25 +52,11 @@ def pages_router(web_dir: Path) -> APIRouter:
         html = localized_index(page.read_text(encoding="utf-8"), lang)
         return HTMLResponse(html, headers={**VARY, "Content-Language": lang})
 
-    @router.get("/")
-    async def home(request: Request) -> Response:
+    async def page(request: Request) -> Response:
         return index(request)
 
-    @router.get("/play/{match_id}")
-    async def play(match_id: str, request: Request) -> Response:
-        return index(request)
-
-    @router.get("/watch/{match_id}")
-    async def watch(match_id: str, request: Request) -> Response:
-        return index(request)
-
-    @router.get("/players/{name}")
-    async def player(name: str, request: Request) -> Response:
-        return index(request)
-
-    @router.get("/leaderboard/{game}")
-    async def leaderboard(game: str, request: Request) -> Response:
-        return index(request)
+    for path in UI_PAGES:
+        router.add_api_route(path, page, methods=["GET"])
 
     @router.get("/sw.js")
     async def service_worker() -> Response:
