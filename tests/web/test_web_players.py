@@ -314,11 +314,13 @@ def subscription_keys() -> dict[str, str]:
 FAKE_PUSH = """([endpoint, keys]) => {
   // Headless Chromium reaches no push service: the page's own code path runs to the browser's
   // PushManager.subscribe, which answers with this subscription.
-  PushManager.prototype.getSubscription = async function () { return null; };
+  let current = null;
+  PushManager.prototype.getSubscription = async function () { return current; };
   PushManager.prototype.subscribe = async function (options) {
     window.pushOptions = options;
-    return { endpoint, options, toJSON: () => ({ endpoint, expirationTime: null, keys }),
-             unsubscribe: async () => true };
+    current = { endpoint, options, toJSON: () => ({ endpoint, expirationTime: null, keys }),
+                unsubscribe: async () => { current = null; return true; } };
+    return current;
   };
 }"""
 
@@ -393,10 +395,17 @@ def test_notify_me_stores_a_subscription_and_a_move_queues_a_notification(
         assert payload["title"] == pgettext("push", "Your turn in {game}").format(
             game=pgettext("game", "Triangles"))
     assert payload["title"] != "Your turn in Triangles"
-    db.close()
     # Dan subscribed to nothing: nothing queued for him.
     assert dan.evaluate("async () => (await fetch('/api/push/outbox')).json()") in ([], {
         "notifications": []})
+
+    # Logged out, this browser is told nothing more of the account's games.
+    cleo.click("#account-button")
+    cleo.click("dialog.account-panel-dialog button[data-value='logout']")
+    cleo.wait_for_selector("body[data-account='']", state="attached")
+    stored = db.execute("SELECT endpoint FROM push_subscriptions").fetchall()
+    assert (endpoint,) not in stored
+    db.close()
     context.close()
 
 

@@ -4,7 +4,7 @@
 // are claimed into the account, so that "My games" shows them on every device.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
-import { enablePush, pushState } from "./push.js";
+import { disablePush, enablePush, pushState } from "./push.js";
 import { account, announceAccount, profileUrl, setSession } from "./session.js";
 import { seats } from "./store.js";
 import { h, notice, openDialog } from "./ui.js";
@@ -152,6 +152,7 @@ export async function notifyMe() {
 }
 
 export async function logOut() {
+  await disablePush();   // this browser's notifications were the account's
   try {
     await api.logOut();
   } catch (err) {

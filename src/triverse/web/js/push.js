@@ -58,6 +58,22 @@ export async function enablePush() {
   return endpoint;
 }
 
+/** Stop this browser's notifications (at log-out: they are the account's): the server
+ * forgets the subscription and the browser drops it. Never throws. */
+export async function disablePush() {
+  if (pushState() === "unsupported") return;
+  try {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    const subscription = registration && await registration.pushManager.getSubscription();
+    if (!subscription) return;
+    await api.unsubscribePush(subscription.endpoint).catch(() => {});
+    await subscription.unsubscribe();
+  } catch {
+    /* nothing to stop */
+  }
+  delete document.body.dataset.push;
+}
+
 /** Whether `subscription` was made with the server key `key` (a new server key needs a new
  * subscription). */
 function sameKey(subscription, key) {
