@@ -47,6 +47,10 @@ class MatchCache(Protocol):
         """The lock that orders every change of ``live``."""
         ...
 
+    def forget(self, match_id: str) -> None:
+        """Drop the match (it no longer exists: an open game withdrawn)."""
+        ...
+
     def __len__(self) -> int: ...
 
 
@@ -86,6 +90,9 @@ class LocalMatchCache:
 
     def lock(self, live: LiveMatch) -> AbstractAsyncContextManager[Any]:
         return live.lock
+
+    def forget(self, match_id: str) -> None:
+        self._matches.pop(match_id, None)
 
     def __len__(self) -> int:
         return len(self._matches)
@@ -172,10 +179,16 @@ class LiveMatches:
 
     async def catch_up(self, live: LiveMatch, seats: bool = False) -> None:
         """Apply moves (and the pause flag, and the deadline) stored by another process; with
-        ``seats``, read the seats again too. Hold the lock."""
-        if seats:
-            live.seats = await self.repository.seats(live.id)
+        ``seats``, read the seats again too (always while seats of an open game are free:
+        they are what changes then). Hold the lock. ``unknown_match`` if the match is gone
+        (an open game withdrawn), which then leaves the cache."""
         status = await self.repository.status(live.id, live.state.move_number)
+        if status is None:
+            self.cache.forget(live.id)
+            raise ServerError("unknown_match", f"there is no match {clip(live.id)} any more: "
+                              "it was withdrawn")
+        if seats or live.free_seats:
+            live.seats = await self.repository.seats(live.id)
         live.paused = status.paused
         if status.moves:  # replay on a copy, so that views rendered meanwhile stay consistent
             state = live.state.clone()

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from triverse.server.clock import iso_utc
 from triverse.server.errors import ServerError, clip
 from triverse.server.fanout import Rendered, dumps, public_view, view_key
+from triverse.server.lobby import open_games_message
 from triverse.server.pubsub import PubSub, Subscription, match_channel
 from triverse.server.quotas import client_address
 from triverse.server.schemas import MAX_ACTION, whole
@@ -237,9 +238,18 @@ class MatchConnection:
 
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if self.service.news.from_elsewhere(message):
-                await self.service.catch_up(self.match_id, message)
-            await self.send_view()
+            try:
+                if message.get("reason") == "withdrawn":
+                    raise ServerError("unknown_match", f"match {self.match_id!r} was "
+                                      "withdrawn from the lobby")
+                if self.service.news.from_elsewhere(message):
+                    await self.service.catch_up(self.match_id, message)
+                await self.send_view()
+            except ServerError as exc:
+                if exc.code != "unknown_match":
+                    raise
+                await self._close(CLOSE_UNKNOWN_MATCH, exc)  # an open game withdrawn
+                raise _Gone from None
 
     async def _receive_loop(self) -> None:
         while True:
@@ -361,3 +371,98 @@ def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     if not isinstance(message, dict):
         return ServerError("bad_request", "a message is a JSON object with a 'type'")
     return message
+
+
+class LobbyConnection:
+    """One open lobby websocket (``/ws/lobby``): the open games at once, then again after
+    every change (:class:`~triverse.server.lobby.LobbyFeed`); it answers ``ping`` with
+    ``pong``. Sockets count against the lobby's cap and their client address's
+    (:class:`~triverse.server.quotas.SocketQuota`)."""
+
+    def __init__(self, websocket: WebSocket, service: MatchService) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.client = client_address(websocket)
+        self._send_lock = asyncio.Lock()
+        self._last: str | None = None
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        async with self._send_lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                raise _Gone
+            try:
+                await self.websocket.send_text(message if isinstance(message, str)
+                                               else dumps(message))
+            except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+                raise _Gone from exc
+
+    async def send_games(self, text: str) -> None:
+        """Send the list, unless it is the one sent last."""
+        if text != self._last:
+            self._last = text
+            await self.send(text)
+
+    async def run(self) -> None:
+        """Accept, then serve until the client leaves."""
+        await self.websocket.accept()
+        sockets = self.service.quotas.sockets
+        try:
+            await self.service.quotas.rates.hit("lobby", self.client)
+            sockets.open_lobby(self.client)
+        except ServerError as exc:
+            with contextlib.suppress(_Gone):
+                await self.send({"type": "error", **exc.to_json(), "id": None,
+                                 **({"retry_after": exc.retry_after}
+                                    if exc.retry_after is not None else {})})
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code=CLOSE_LIMITED, reason=exc.code)
+            return
+        try:
+            feed = self.service.lobby_feed
+            watcher = await feed.watch()
+            try:
+                await self.send_games(open_games_message(await self.service.open.games()))
+                async with anyio.create_task_group() as group:
+
+                    async def side(loop: Callable[[], Awaitable[None]]) -> None:
+                        try:
+                            await loop()
+                        except _Gone:
+                            pass
+                        finally:
+                            group.cancel_scope.cancel()
+
+                    async def forward() -> None:
+                        while True:
+                            await self.send_games(await watcher.next())
+
+                    group.start_soon(side, self._receive_loop)
+                    group.start_soon(side, forward)
+            finally:
+                feed.unwatch(watcher)
+        except _Gone:
+            pass
+        finally:
+            sockets.close_lobby(self.client)
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise _Gone
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                with contextlib.suppress(UnicodeDecodeError):
+                    text = message["bytes"].decode("utf-8")
+            parsed = _parse(text, self.service.settings.max_body)
+            if isinstance(parsed, ServerError):
+                await self.send({"type": "error", **parsed.to_json(), "id": None})
+                continue
+            request_id = parsed.get("id")
+            if parsed.get("type") == "ping":
+                await self.send({"type": "pong", "id": request_id,
+                                 "server_time": iso_utc(self.service.clock.now())})
+            else:
+                await self.send({"type": "error", "code": "bad_request", "message":
+                                 f"unknown message type {clip(parsed.get('type'))}; the lobby "
+                                 "takes ping", "id": request_id})

@@ -7,6 +7,7 @@
 - :mod:`.records`: finished games' records and replays;
 - :mod:`.languages`: the browser's translation catalogues;
 - :mod:`.accounts`: accounts and sessions (sign up, log in and out, password, deletion);
+- :mod:`.lobby`: open games (the lobby's list and its websocket, joining, withdrawing);
 - :mod:`.pages`: the web UI's pages and static files.
 
 Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
@@ -17,11 +18,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from triverse.server.routes import accounts, advice, games, languages, matches, play, records
+from triverse.server.routes import (
+    accounts,
+    advice,
+    games,
+    languages,
+    lobby,
+    matches,
+    play,
+    records,
+)
 
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
-    languages.router, accounts.router,
+    languages.router, accounts.router, lobby.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 
