@@ -7,16 +7,25 @@ change, from any server process (the last test runs two over PostgreSQL and Redi
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from cluster import Server, at_once, running_cluster
+from cluster import act as cluster_act
+from cluster import view as cluster_view
 from fastapi.testclient import TestClient
 from server_helpers import auth, view, wait_view
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
+from test_server_postgres import pg_url  # noqa: F401  (a fixture)
+from websockets.sync.client import connect
 
 from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from triverse.server.app import create_app
@@ -111,9 +120,15 @@ def test_an_open_game_waits_in_the_lobby_until_a_guest_takes_its_seat(
     assert listed["options"]["target"] == 60 and listed["rated"] is False
     assert listed["time_limit"] is None and listed["pace"] == "correspondence"
 
+    listing = client.get("/api/lobby").text  # no token, hash or seed: nothing secret
+    assert creator not in listing and hash_token(creator) not in listing
+    assert "token" not in listing and all("seed" not in g for g in lobby(client))
+
     mine = view(client, match_id, creator)
     assert mine["mode"] == "open" and [p["free"] for p in mine["players"]] == [False, True]
     assert not mine["your_turn"] and mine["legal_actions"] == []
+    [game] = client.post("/api/my-games", json={"tokens": [creator]}).json()["matches"]
+    assert game["mode"] == "open" and not game["your_turn"] and not game["finished"]
 
     answer = join(client, match_id, name="Bob")
     assert answer.status_code == 200, answer.text
@@ -141,6 +156,10 @@ def test_nothing_moves_before_the_start(client: TestClient) -> None:
                         options={"time_limit": 3600})
     match_id, token = created["match_id"], created["seats"][0]["token"]
     assert view(client, match_id)["to_move"] == 0  # the creator would be to move
+    mine = view(client, match_id, token)
+    assert not mine["your_turn"] and mine["legal_actions"] == []
+    [game] = client.post("/api/my-games", json={"tokens": [token]}).json()["matches"]
+    assert game["to_move"] == 0 and not game["your_turn"]
     refused = [
         client.post(f"/api/matches/{match_id}/actions", headers=auth(token),
                     json={"action": "pass", "move": 0}),
@@ -339,9 +358,11 @@ def games_of(message: Json) -> list[str]:
     return [game["match_id"] for game in message["games"]]
 
 
-def test_the_lobby_socket_follows_every_change(client: TestClient) -> None:
+def test_the_lobby_socket_follows_every_change(client: TestClient,
+                                               clock: ManualClock) -> None:
     first = open_game(client, ["human", "human"])
     before = first["match_id"]
+    clock.advance(1)
     with client.websocket_connect("/ws/lobby") as ws:
         assert games_of(ws.receive_json()) == [before]
         created = open_game(client, ["human", "human", "human"], game="trinity")
@@ -418,3 +439,53 @@ def test_joining_and_the_lobby_are_rate_limited(db_url: str) -> None:
         answers = [client.get("/api/lobby") for _ in range(3)]
         assert [a.status_code for a in answers] == [200, 200, 429]
         assert answers[-1].headers["Retry-After"]
+
+
+# --- two server processes ----------------------------------------------------------------------
+def test_the_lobby_of_one_process_follows_joins_through_the_other(
+    pg_url: str, tmp_path: Path,  # noqa: F811
+) -> None:
+    """Two ``triverse serve`` processes on one PostgreSQL schema and one Redis: a lobby socket
+    on server b hears of a game opened, joined and started through server a; two takers of one
+    seat through a and b at once: one gets it; every seat's token then works on either."""
+    with running_cluster(pg_url, tmp_path) as cluster:
+        a, b = cluster.a, cluster.b
+        with connect(f"{b.ws_url}/ws/lobby", open_timeout=30) as ws:
+            def next_games(timeout: float = 30) -> list[Json]:
+                message: Json = json.loads(ws.recv(timeout=timeout))
+                OpenGamesMessage.model_validate(message)
+                games: list[Json] = message["games"]
+                return games
+
+            assert next_games() == []
+            body = {"game": "trinity", "mode": "open", "seed": 7, "options": {},
+                    "seats": [{"kind": "human"}] * 3}
+            created = httpx.post(a.url + "/api/matches", json=body, timeout=30).json()
+            match_id, creator = created["match_id"], created["seats"][0]["token"]
+            assert [g["match_id"] for g in next_games()] == [match_id]  # opened, through a
+
+            def take(server: Server) -> httpx.Response:
+                return httpx.post(f"{server.url}/api/matches/{match_id}/join",
+                                  json={"seat": 1}, timeout=30)
+
+            answers = at_once(partial(take, a), partial(take, b))
+            assert sorted(r.status_code for r in answers) == [200, 409]
+            [lost] = [r for r in answers if r.status_code == 409]
+            assert lost.json()["error"]["code"] == "seat_taken"
+            [won] = [r.json() for r in answers if r.status_code == 200]
+            assert next_games()[0]["waiting"] == ["Player 1", "Player 2"]  # joined
+
+            last = httpx.post(f"{a.url}/api/matches/{match_id}/join", timeout=30).json()
+            assert last["seat"] == 2 and last["started"]
+            assert next_games() == []  # started, through a
+        tokens = {0: creator, 1: won["token"], 2: last["token"]}
+        # Every seat plays on either server, though a cached the match while seats were free.
+        for server in (a, b):
+            public = cluster_view(server, match_id)
+            assert not any(p["free"] for p in public["players"])
+            token = tokens[public["to_move"]]
+            mine = cluster_view(server, match_id, token)
+            assert mine["your_turn"] and mine["legal_actions"]
+            played = cluster_act(server, match_id, token, mine["legal_actions"][0]["notation"],
+                                 mine["move"])
+            assert played.status_code == 200, played.text

@@ -7,7 +7,7 @@ stored). Changing a match happens inside :meth:`LiveMatches.hold`: its lock, the
 
 The cache itself is a :class:`MatchCache`, a small interface: :class:`LocalMatchCache` keeps
 the matches of this process (least recently used out, never a busy one) and its locks are
-``asyncio`` locks. A cache shared by several processes would implement the same four methods
+``asyncio`` locks. A cache shared by several processes would implement the same five methods
 (a lock could then be a database or Redis lock); nothing else changes.
 """
 
@@ -120,10 +120,12 @@ class LiveMatches:
 
     async def get(self, match_id: str, fresh: bool = False) -> LiveMatch:
         """The match, replayed from the database if it is not cached (``unknown_match`` if it
-        does not exist). With ``fresh``, moves stored by another process are applied first."""
+        does not exist). With ``fresh``, moves stored by another process are applied first;
+        always while seats of an open game are free (another process may have given them
+        away: a token they got must open them here too)."""
         live = self.cache.get(match_id)
         if live is not None:
-            if fresh:
+            if fresh or live.free_seats:
                 async with self.hold(live):
                     pass
             return live

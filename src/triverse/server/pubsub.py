@@ -189,8 +189,9 @@ class MatchNews:
     """Announces that a match changed, on its channel, signed with this process's ``origin``.
 
     Every message is ``{"type": "changed", "match", "reason", "move", "origin", "seq"}``;
-    ``reason`` is ``move``, ``timeout``, ``pause``, ``presence``, ``clock`` or ``seats`` (a seat
-    was taken, claimed or its account deleted: the seats are read again); ``seq`` numbers
+    ``reason`` is ``move``, ``timeout``, ``pause``, ``presence``, ``clock``, ``seats`` (a seat
+    was taken, claimed or its account deleted: the seats are read again) or ``withdrawn`` (an
+    open game deleted: its sockets close); ``seq`` numbers
     the process's messages, so that a process that hears the same message on several sockets
     catches up once (:func:`news_key`).
     """

@@ -171,7 +171,7 @@ def my_game_json(held: HeldSeat, token: str, title: str) -> dict[str, Any]:
                     for s in held.everyone],
         "move": match.move_count,
         "to_move": match.to_move,
-        "your_turn": not finished and match.to_move == seat.seat,
+        "your_turn": match.status == "active" and match.to_move == seat.seat,
         "paused": match.paused,
         "finished": finished,
         "result": match.result,
