@@ -441,6 +441,42 @@ def test_joining_and_the_lobby_are_rate_limited(db_url: str) -> None:
         assert answers[-1].headers["Retry-After"]
 
 
+# --- PostgreSQL --------------------------------------------------------------------------------
+def test_open_games_on_postgresql(pg_url: str) -> None:  # noqa: F811
+    psycopg = pytest.importorskip("psycopg")
+    app = create_app(pg_url, bot_delay=0, bot_workers=1, bot_executor="thread",
+                     allow_client_seed=True)
+    with TestClient(app) as client:
+        ann = Browser(client, "Ann")
+        gone = open_game(client, ["human", "human"], headers=ann.headers())
+        kept = open_game(client, ["human", "human", "human"], game="trinity")
+        withdrawn = client.delete(f"/api/matches/{gone['match_id']}/open",
+                                  headers=auth(gone["seats"][0]["token"]))
+        assert withdrawn.status_code == 204
+        with psycopg.connect(pg_url) as connection:
+            counts = [connection.execute(f"SELECT count(*) FROM {table} WHERE match_id = %s",
+                                         (gone["match_id"],)).fetchone()[0]
+                      for table in ("seats", "moves")]
+            status = connection.execute("SELECT status FROM matches WHERE id = %s",
+                                        (kept["match_id"],)).fetchone()[0]
+        assert counts == [0, 0] and status == "open"
+        assert [g["match_id"] for g in lobby(client)] == [kept["match_id"]]
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        async def race() -> list[Any]:
+            return list(await asyncio.gather(
+                *(service.join(kept["match_id"], 2) for _ in range(3)), return_exceptions=True))
+
+        results = client.portal.call(race)  # type: ignore[union-attr]
+        assert sorted(getattr(r, "code", "won") for r in results) == [
+            "seat_taken", "seat_taken", "won"]
+        assert join(client, kept["match_id"], headers=ann.headers()).json()["started"]
+        with psycopg.connect(pg_url) as connection:
+            status = connection.execute("SELECT status FROM matches WHERE id = %s",
+                                        (kept["match_id"],)).fetchone()[0]
+        assert status == "active" and lobby(client) == []
+
+
 # --- two server processes ----------------------------------------------------------------------
 def test_the_lobby_of_one_process_follows_joins_through_the_other(
     pg_url: str, tmp_path: Path,  # noqa: F811
