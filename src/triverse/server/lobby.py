@@ -47,6 +47,9 @@ LOBBY_MAX = 100
 COALESCE = 0.2
 """Seconds a :class:`LobbyFeed` waits after reading the list before it reads it again: the
 changes of a burst cost one read a process."""
+RETRY = 2.0
+"""Seconds a :class:`LobbyFeed` waits before it reads the list again after a failed read (the
+database away)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,18 +291,26 @@ class LobbyFeed:
         try:
             await subscription.ready()
             ready.set()
+            failing = False
             while True:
                 await dirty.wait()
                 dirty.clear()
                 try:
                     text = open_games_message(await self.read())
                 except Exception:
-                    log.exception("cannot read the open games for the lobby")
-                    dirty.set()  # try again after the pause
-                else:
-                    self.reads += 1
-                    for watcher in tuple(self.watchers):
-                        watcher.put(text)
+                    if not failing:  # once per outage, not every few seconds
+                        log.exception("cannot read the open games for the lobby; trying again "
+                                      "every %g s", RETRY)
+                    failing = True
+                    dirty.set()
+                    await asyncio.sleep(RETRY)
+                    continue
+                if failing:
+                    failing = False
+                    log.info("reading the open games for the lobby again")
+                self.reads += 1
+                for watcher in tuple(self.watchers):
+                    watcher.put(text)
                 await asyncio.sleep(self.pause)
         finally:
             ready.set()  # nobody waits for a feed that ended

@@ -47,6 +47,9 @@ MAX_DEPTH = 32
 is ``bad_json``, well before Python's parser (or the reply echoing the ``id``) runs out of
 stack."""
 CLOSE_LIMITED = 4429
+CLOSE_SERVER_ERROR = 1011
+"""The standard close code of a server that cannot go on (a lobby socket whose list cannot be
+read: the database away); the client reconnects later."""
 
 
 class _Gone(Exception):
@@ -421,7 +424,17 @@ class LobbyConnection:
             feed = self.service.lobby_feed
             watcher = await feed.watch()
             try:
-                await self.send_games(open_games_message(await self.service.open.games()))
+                try:
+                    games = await self.service.open.games()
+                except Exception:
+                    log.exception("cannot read the open games for a lobby socket")
+                    with contextlib.suppress(_Gone):
+                        await self.send({"type": "error", "code": "server_error", "message":
+                                         "the server cannot read the open games now", "id": None})
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(code=CLOSE_SERVER_ERROR, reason="server_error")
+                    return
+                await self.send_games(open_games_message(games))
                 async with anyio.create_task_group() as group:
 
                     async def side(loop: Callable[[], Awaitable[None]]) -> None:
