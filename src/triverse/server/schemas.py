@@ -149,7 +149,8 @@ class CreateMatch(BaseModel):
 
 
 class CreatedSeat(BaseModel):
-    """A seat of a new match, with its secret token (human seats only)."""
+    """A seat of a new match, with its secret token (human seats only; in an open game, the
+    creator's only: the other human seats are free until taken from the lobby)."""
 
     seat: int
     name: str
