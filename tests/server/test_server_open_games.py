@@ -33,8 +33,8 @@ from triverse.server.clock import ManualClock
 from triverse.server.config import settings_with
 from triverse.server.db import hash_token
 from triverse.server.lobby import LOBBY_CHANNEL
+from triverse.server.lobby_models import LobbyAnswer, OpenGamesMessage
 from triverse.server.repository import SeatRefused
-from triverse.server.schemas import LobbyAnswer, OpenGamesMessage
 
 Json = dict[str, Any]
 PASSWORD = "correct horse battery"

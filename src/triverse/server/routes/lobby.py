@@ -7,6 +7,7 @@ from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse, Response
 
 from triverse.server.guards import origin_allowed, refuse_origin
+from triverse.server.lobby_models import JoinAnswer, JoinRequest, LobbyAnswer
 from triverse.server.routes.deps import (
     ERRORS,
     MaybeChanging,
@@ -14,7 +15,6 @@ from triverse.server.routes.deps import (
     Service,
     limited,
 )
-from triverse.server.schemas import JoinAnswer, JoinRequest, LobbyAnswer
 from triverse.server.seats import seat_link
 from triverse.server.ws import LobbyConnection
 
