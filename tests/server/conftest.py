@@ -8,12 +8,14 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import REDIS_URL
 
 from triverse.server.app import create_app
+from triverse.server.config import settings_with
 
 
 @pytest.fixture(autouse=True)
@@ -59,3 +61,22 @@ def prefix() -> Iterator[str]:
             client.delete(*keys)
     finally:
         client.close()
+
+
+@pytest.fixture
+def make(db_url: str) -> Iterator[Any]:
+    """Browsers on one server: ``make()`` is a new client with cookies of its own;
+    ``make(**settings)``, the first time, sets the server's settings."""
+    clients: list[TestClient] = []
+    app: list[Any] = []
+
+    def new(base_url: str = "http://testserver", **settings: Any) -> TestClient:
+        if not app:  # the first client runs the application's lifespan for all of them
+            app.append(create_app(settings=settings_with(
+                db_url=db_url, bot_delay=0, bot_workers=1, **settings)))
+            clients.append(TestClient(app[0]).__enter__())
+        return TestClient(app[0], base_url=base_url)
+
+    yield new
+    for client in clients:
+        client.__exit__(None, None, None)

@@ -4,7 +4,6 @@ deletion, log-in rate limits per address and per account, argon2id hashes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,28 +13,8 @@ from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 
 from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from triverse.server.app import create_app
-from triverse.server.config import settings_with
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def make(db_url: str) -> Iterator[Any]:
-    """Browsers on one server: ``make()`` is a new client with cookies of its own;
-    ``make(**settings)``, the first time, sets the server's settings."""
-    clients: list[TestClient] = []
-    app: list[Any] = []
-
-    def new(base_url: str = "http://testserver", **settings: Any) -> TestClient:
-        if not app:  # the first client runs the application's lifespan for all of them
-            app.append(create_app(settings=settings_with(
-                db_url=db_url, bot_delay=0, bot_workers=1, **settings)))
-            clients.append(TestClient(app[0]).__enter__())
-        return TestClient(app[0], base_url=base_url)
-
-    yield new
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 def sign_up(client: TestClient, name: str = "Zoë", password: str = PASSWORD) -> dict[str, Any]:

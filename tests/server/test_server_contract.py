@@ -1,5 +1,5 @@
 """The websocket contract: whole games of every game played over the websocket, with every
-message the server sends validated against the models of ``triverse.server.schemas``.
+message the server sends validated against the models of ``triverse.server.ws_models``.
 
 The server builds its messages as plain dicts; these tests are what keeps them and the models
 (which forbid unknown keys and coercion) the same. A seat plays each game to the end against a
@@ -22,12 +22,12 @@ from starlette.testclient import WebSocketTestSession
 
 from triverse.games import available_games
 from triverse.server.fanout import apply_changes
-from triverse.server.schemas import (
+from triverse.server.schemas import View
+from triverse.server.ws_models import (
     CLIENT_MESSAGE,
     SERVER_MESSAGE,
     ErrorMessage,
     ServerMessage,
-    View,
     ViewMessage,
 )
 

@@ -34,7 +34,7 @@ from triverse.server.config import settings_with
 from triverse.server.db import hash_token
 from triverse.server.lobby import LOBBY_CHANNEL
 from triverse.server.lobby_models import LobbyAnswer, OpenGamesMessage
-from triverse.server.repository import SeatRefused
+from triverse.server.lobby_store import SeatRefused
 
 Json = dict[str, Any]
 PASSWORD = "correct horse battery"
@@ -285,11 +285,11 @@ def test_two_takers_of_one_seat_exactly_one_gets_it(client: TestClient) -> None:
     # The database's guard alone (the match's lock left out, as between two processes): a
     # second update of the same seat finds it taken.
     async def behind_the_lock() -> str:
-        repository = service.repository
-        await repository.take_seat(match_id, 2, hash_token("first"), None, None,
+        store = service.open.store
+        await store.take_seat(match_id, 2, hash_token("first"), None, None,
                                    service.clock.now(), None)
         try:
-            await repository.take_seat(match_id, 2, hash_token("second"), None, None,
+            await store.take_seat(match_id, 2, hash_token("second"), None, None,
                                        service.clock.now(), None)
         except SeatRefused as exc:
             return exc.reason
@@ -301,11 +301,11 @@ def test_two_takers_of_one_seat_exactly_one_gets_it(client: TestClient) -> None:
     other = created["match_id"]
 
     async def twice() -> str:
-        repository = service.repository
-        await repository.take_seat(other, 2, hash_token("a"), None, None,
+        store = service.open.store
+        await store.take_seat(other, 2, hash_token("a"), None, None,
                                    service.clock.now(), None)
         try:
-            await repository.take_seat(other, 2, hash_token("b"), None, None,
+            await store.take_seat(other, 2, hash_token("b"), None, None,
                                        service.clock.now(), None)
         except SeatRefused as exc:
             return exc.reason

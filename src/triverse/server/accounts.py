@@ -14,6 +14,12 @@ Anyone can still play as a guest, with seat tokens. An account is a name and a p
   lasts :data:`SESSION_DAYS` days; changing the password ends every other one.
 - **A wrong password and an unknown name get the same answer**, and take as long: an unknown
   name is checked against a dummy hash.
+- **Device keys** (``seat_keys``, :func:`triverse.server.seats.device_key`) open an account's
+  seats in one logged-in browser; they go with their session (the foreign key cascades), and
+  :attr:`Accounts.keys_ended` is told which matches they opened, so that their websockets are
+  closed.
+- **Deleting an account** keeps its games: its seats become :data:`DELETED_NAME`'s
+  (``deleted``, no account), its sessions and their device keys go.
 
 >>> name_key("Zoë"), name_key("ZOË") == name_key("zoë")
 ('zoë', True)
@@ -31,7 +37,7 @@ import hmac
 import re
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,15 +45,16 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from triverse.server.clock import Clock
-from triverse.server.db import AccountRow, SessionRow
+from triverse.server.db import AccountRow, MatchRow, SeatKeyRow, SeatRow, SessionRow
 from triverse.server.errors import ServerError
 from triverse.server.repository import aware
 
-__all__ = ["SESSION_COOKIE", "Account", "Accounts", "LoggedIn", "check_name", "name_key"]
+__all__ = ["DELETED_NAME", "SESSION_COOKIE", "Account", "Accounts", "LoggedIn", "check_name",
+           "name_key"]
 
 SESSION_COOKIE = "triverse_session"
 """The cookie that holds a logged-in browser's session."""
@@ -59,6 +66,10 @@ HASHING_AT_ONCE = 2
 """Password hashes computed at the same time, at most (each takes 64 MiB for a moment)."""
 NAME = re.compile(r"[\w.-]{3,24}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
+DELETED_NAME = "deleted player"
+"""The name a deleted account's seats take."""
+KeysEnded = Callable[[Sequence[str]], Awaitable[None]]
+"""Told the matches whose device keys just ended with their sessions."""
 
 
 def name_key(name: str) -> str:
@@ -107,15 +118,27 @@ class LoggedIn:
     token: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    """What deleting an account changed: the matches where its seats were (unfinished, then
+    finished), now a deleted player's."""
+
+    unfinished: tuple[str, ...]
+    finished: tuple[str, ...]
+
+
 class Accounts:
     """Accounts and sessions in the server's database (see the module). ``run`` runs a
-    blocking function off the event loop (the repository's threads)."""
+    blocking function off the event loop (the repository's threads); ``keys_ended`` is told
+    the matches whose device keys ended with a session (log-out, password change,
+    deletion)."""
 
     def __init__(self, engine: Engine, clock: Clock,
-                 run: Callable[..., Awaitable[Any]]) -> None:
+                 run: Callable[..., Awaitable[Any]], keys_ended: KeysEnded | None = None) -> None:
         self.engine = engine
         self.clock = clock
         self._run = run
+        self.keys_ended = keys_ended
         self._hasher = PasswordHasher()
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._dummy: str | None = None
@@ -199,23 +222,42 @@ class Accounts:
 
     async def change_password(self, session: LoggedIn, password: str, new: str) -> LoggedIn:
         """Change the session's account's password (``bad_credentials`` if ``password`` is
-        not the current one): every session ends, and a new one is returned."""
+        not the current one): every session ends, with its device keys, and a new one is
+        returned."""
         check_password(new)
         await self._confirm(session, password)
         await self._run(self._set_hash, session.account.id, await self._hash(new))
-        await self._run(self._end_all, session.account.id)
+        await self._ended(await self._run(self._end_all, session.account.id))
         return await self._open(session.account)
 
-    async def delete(self, session: LoggedIn, password: str) -> None:
-        """Delete the session's account and its sessions (``bad_credentials`` if
-        ``password`` is not its password); its name is free again."""
+    async def delete(self, session: LoggedIn, password: str) -> Deleted:
+        """Delete the session's account, its sessions and their device keys
+        (``bad_credentials`` if ``password`` is not its password); its name is free again.
+        Its games stay: its seats become a deleted player's (:data:`DELETED_NAME`)."""
         await self._confirm(session, password)
-        await self._run(self._delete, session.account.id)
+        found: tuple[Deleted, list[str]] = await self._run(self._delete, session.account.id)
+        deleted, keyed = found
+        await self._ended([m for m in keyed if m not in deleted.unfinished])
+        return deleted
 
-    def _delete(self, account_id: str) -> None:
+    def _delete(self, account_id: str) -> tuple[Deleted, list[str]]:
         with self.engine.begin() as connection:
+            keyed = _keyed(connection, SessionRow.account_id == account_id)
+            matches = connection.execute(
+                select(MatchRow.id, MatchRow.status).join(SeatRow, SeatRow.match_id == MatchRow.id)
+                .where(SeatRow.account_id == account_id).distinct().order_by(MatchRow.id)).all()
+            connection.execute(update(SeatRow).where(SeatRow.account_id == account_id)
+                               .values(account_id=None, deleted=True, name=DELETED_NAME))
+            # The sessions' device keys go with them (ON DELETE CASCADE).
             connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+        deleted = Deleted(tuple(m.id for m in matches if m.status != "finished"),
+                          tuple(m.id for m in matches if m.status == "finished"))
+        return deleted, keyed
+
+    async def _ended(self, match_ids: Sequence[str]) -> None:
+        if match_ids and self.keys_ended is not None:
+            await self.keys_ended(match_ids)
 
     # --- sessions ---------------------------------------------------------------------------------
     async def _open(self, account: Account) -> LoggedIn:
@@ -258,14 +300,25 @@ class Accounts:
         return sent is not None and hmac.compare_digest(sent.encode(), session.csrf.encode())
 
     async def log_out(self, token: str) -> None:
-        """End the session whose cookie is ``token``."""
-        await self._run(self._end, _digest(token))
+        """End the session whose cookie is ``token``, and its device keys."""
+        await self._ended(await self._run(self._end, _digest(token)))
 
-    def _end(self, digest: str) -> None:
+    def _end(self, digest: str) -> list[str]:
         with self.engine.begin() as connection:
+            keyed = _keyed(connection, SessionRow.token_hash == digest)
             connection.execute(delete(SessionRow).where(SessionRow.token_hash == digest))
+        return keyed
 
-    def _end_all(self, account_id: str) -> None:
+    def _end_all(self, account_id: str) -> list[str]:
         with self.engine.begin() as connection:
+            keyed = _keyed(connection, SessionRow.account_id == account_id)
             connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+        return keyed
 
+
+def _keyed(connection: Connection, sessions: Any) -> list[str]:
+    """The matches the device keys of the sessions ``sessions`` selects open."""
+    return list(connection.execute(
+        select(SeatKeyRow.match_id).join(SessionRow,
+                                         SessionRow.token_hash == SeatKeyRow.session_hash)
+        .where(sessions).distinct().order_by(SeatKeyRow.match_id)).scalars())

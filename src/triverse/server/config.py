@@ -184,6 +184,10 @@ class Settings(BaseSettings):
     rate_lobby: RateLimit = "120/minute"
     """Lists of open games (``GET /api/lobby``, and ``/ws/lobby`` connections) a client address
     may ask for."""
+    rate_players: RateLimit = "120/minute"
+    """Public profiles and leaderboards a client address may ask for."""
+    rate_account: RateLimit = "60/minute;600/hour"
+    """Claims of guest seats and lists of an account's games a client address may ask for."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)

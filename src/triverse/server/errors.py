@@ -36,6 +36,7 @@ STATUS: dict[str, int] = {
     "bad_origin": 403,
     "not_found": 404,
     "unknown_match": 404,
+    "unknown_player": 404,
     "stale_move": 409,
     "not_your_turn": 409,
     "time_up": 409,

@@ -33,10 +33,11 @@ from triverse.server.db import hash_token
 from triverse.server.errors import ServerError
 from triverse.server.fanout import dumps
 from triverse.server.live import LiveMatch
+from triverse.server.lobby_store import LobbyStore, OpenGame, SeatRefused, is_free
 from triverse.server.matches import LiveMatches
 from triverse.server.pubsub import MatchNews, PubSub
-from triverse.server.repository import MatchRepository, OpenGame, SeatRefused, aware
-from triverse.server.seats import authenticate, new_token
+from triverse.server.repository import MatchRepository, aware
+from triverse.server.seats import new_token
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,10 @@ RETRY = 2.0
 database away)."""
 
 
+SeatOf = Callable[[LiveMatch, str | None], Awaitable[int | None]]
+"""Finds the seat a token opens in a match (``missing_token``, ``wrong_token`` otherwise)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Joined:
     """A seat of an open game just taken: its token (shown once) and whether the game
@@ -61,12 +66,6 @@ class Joined:
     seat: int
     token: str
     started: bool
-
-
-def is_free(seat: Any) -> bool:
-    """Whether a seat (a row or a :class:`~triverse.server.live.SeatInfo`) is a human seat
-    nobody has taken."""
-    return bool(seat.kind == "human" and seat.token_hash is None and seat.account_id is None)
 
 
 def time_limit_of(options: dict[str, Any]) -> int | None:
@@ -126,10 +125,15 @@ class OpenGames:
 
     def __init__(
         self, catalog: GameCatalog, repository: MatchRepository, matches: LiveMatches,
-        clocks: TurnClocks, news: MatchNews, pubsub: PubSub,
+        clocks: TurnClocks, news: MatchNews, pubsub: PubSub, seat_of: SeatOf,
     ) -> None:
         self.catalog = catalog
+        self.seat_of = seat_of
+        """The seat a token opens (the seat's own token, or a device key of a live session:
+        :meth:`Referee.seat_of <triverse.server.play.Referee.seat_of>`)."""
         self.repository = repository
+        self.store = LobbyStore(repository.engine, repository.run)
+        """The SQL of open games."""
         self.matches = matches
         self.clocks = clocks
         self.news = news
@@ -162,7 +166,7 @@ class OpenGames:
             now = self.clocks.now()
             deadline = self.clocks.start_deadline(live, live.state, now)
             try:
-                taken = await self.repository.take_seat(
+                taken = await self.store.take_seat(
                     match_id, seat, hash_token(token), None if account is None else account.id,
                     account.name if account is not None else name, now, deadline)
             except SeatRefused as exc:
@@ -183,13 +187,13 @@ class OpenGames:
         """Delete an open game that nobody but its creator (the token's seat) has joined:
         ``not_open`` once it started, ``already_joined`` once somebody else took a seat."""
         live = await self.matches.get(match_id)
-        seat = authenticate(live, token)
+        seat = await self.seat_of(live, token)
         assert seat is not None
         async with self.matches.hold(live):
             if not live.free_seats:
                 raise refusal(SeatRefused("not_open"), match_id)
             try:
-                await self.repository.withdraw(match_id, seat, self.clocks.now())
+                await self.store.withdraw(match_id, seat, self.clocks.now())
             except SeatRefused as exc:
                 raise refusal(exc, match_id, seat) from None
             self.matches.cache.forget(match_id)
@@ -200,7 +204,7 @@ class OpenGames:
     async def games(self) -> list[dict[str, Any]]:
         """The open games, newest first, at most :data:`LOBBY_MAX`."""
         out = []
-        for game in await self.repository.open_games(LOBBY_MAX):
+        for game in await self.store.open_games(LOBBY_MAX):
             entry = self.catalog.get(game.match.game)
             out.append(lobby_game_json(game, entry.title if entry else game.match.game))
         return out

@@ -43,8 +43,8 @@ from triverse.server.live import (
 )
 from triverse.server.matches import LiveMatches
 from triverse.server.pubsub import MatchNews
-from triverse.server.repository import MatchRepository, MoveConflict
-from triverse.server.seats import SeatRequest, authenticate, check_seats, new_token
+from triverse.server.repository import KeyedSeat, MatchRepository, MoveConflict
+from triverse.server.seats import SeatRequest, check_seats, new_token, open_seat
 from triverse.server.views import jsonable
 
 log = logging.getLogger(__name__)
@@ -132,6 +132,28 @@ class Referee:
         number) once it is applied and announced: ratings when a match ends, "your move"
         notifications. A listener's error is logged, never the move's."""
 
+    # --- seats ---------------------------------------------------------------------------------
+    async def open_seat(
+        self, live: LiveMatch, token: str | None, seat: int | None = None,
+        required: bool = True,
+    ) -> KeyedSeat | None:
+        """The seat ``token`` opens: its own token, or a device key of a live session
+        (:func:`triverse.server.seats.open_seat`); ``None`` for no token when not
+        ``required``."""
+        return await open_seat(live, token, seat, required, self._keyed)
+
+    async def seat_of(
+        self, live: LiveMatch, token: str | None, seat: int | None = None,
+        required: bool = True,
+    ) -> int | None:
+        """The seat number ``token`` opens (:meth:`open_seat`): the one check of a token,
+        whatever asks (views, actions, previews, pauses, hints, reviews, websockets)."""
+        opened = await self.open_seat(live, token, seat, required)
+        return None if opened is None else opened.seat
+
+    async def _keyed(self, match_id: str, digest: str) -> KeyedSeat | None:
+        return await self.repository.seat_for_key(match_id, digest, self.clocks.now())
+
     # --- creating a match ----------------------------------------------------------------------
     async def create(
         self, game_name: str, options: Mapping[str, object], seats: Sequence[SeatRequest],
@@ -209,7 +231,7 @@ class Referee:
         """
         arrived = self.clocks.now()
         live = await self.matches.get(match_id)
-        seat = authenticate(live, token)
+        seat = await self.seat_of(live, token)
         assert seat is not None
         # The database is read only if this process's copy is behind the move the client saw;
         # the store's guard refuses the move if another process changed the match meanwhile.
@@ -302,7 +324,7 @@ class Referee:
     async def set_paused(self, match_id: str, token: str | None, paused: bool) -> LiveMatch:
         """Pause or resume the computer players (any seat holder may)."""
         live = await self.matches.get(match_id)
-        authenticate(live, token)
+        await self.seat_of(live, token)
         async with self.matches.hold(live):
             check_started(live)
             if live.finished:
@@ -346,7 +368,7 @@ class Referee:
         move number is the database's.
         """
         live = await self.matches.get(match_id, fresh=True)
-        seat = authenticate(live, token)
+        seat = await self.seat_of(live, token)
         check_started(live)
         state = live.state  # states are replaced, never changed in place: no lock needed
         preview = preview_of(state)

@@ -47,6 +47,8 @@ RATE_KINDS = {
     "login_name": "failed log-ins",
     "join": "seats taken or games withdrawn in the lobby",
     "lobby": "lobby lists",
+    "players": "profile and leaderboard requests",
+    "account": "claims and lists of an account's games",
 }
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""

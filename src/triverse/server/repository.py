@@ -23,13 +23,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Insert, Table, Update, bindparam, delete, insert, select, update
+from sqlalchemy import Insert, Table, Update, bindparam, case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from triverse.core.game import State
-from triverse.server.db import MatchRow, MoveRow, SeatRow, make_engine, migrate
+from triverse.server.db import (
+    MatchRow,
+    MoveRow,
+    SeatKeyRow,
+    SeatRow,
+    SessionRow,
+    make_engine,
+    migrate,
+)
 from triverse.server.deadlines import Pending
 from triverse.server.live import LiveMatch, SeatInfo
 
@@ -90,35 +98,6 @@ class Expected:
     deadline: datetime | None
 
 
-class SeatRefused(Exception):
-    """A seat of an open game that cannot be taken, or a game that cannot be withdrawn:
-    ``reason`` is ``unknown`` (no such match), ``not_open`` (it is not waiting for players),
-    ``no_seat`` (no human seat of that number), ``taken`` (somebody has it), ``same_account``
-    (the account already has a seat of the match) or ``joined`` (another player took a seat:
-    too late to withdraw)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Taken:
-    """A seat of an open game just taken, and whether that started the game (it was the last
-    free seat)."""
-
-    seat: int
-    started: bool
-
-
-@dataclass(frozen=True, slots=True)
-class OpenGame:
-    """A match waiting in the lobby for players, with its seats (rows, detached)."""
-
-    match: MatchRow
-    seats: list[SeatRow]
-
-
 @dataclass(frozen=True, slots=True)
 class HeldSeat:
     """A seat a token opens, its match, and every seat of that match (rows, detached)."""
@@ -126,6 +105,28 @@ class HeldSeat:
     seat: SeatRow
     match: MatchRow
     everyone: list[SeatRow]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedSeat:
+    """A seat an account claimed (or could not claim: ``refused`` says why)."""
+
+    match_id: str
+    seat: int
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedSeat:
+    """The seat a token opens and, for a device key, when its session ends (the key with
+    it; ``None``: a seat's own token, which does not end)."""
+
+    seat: int
+    until: datetime | None
+
+
+SeatKey = tuple[str, str, int]
+"""A device key to keep: the sha256 of its token, its match and its seat."""
 
 
 class MatchRepository:
@@ -247,100 +248,6 @@ class MatchRepository:
             )
             return bool(getattr(done, "rowcount", 1) == 1)
 
-    # --- open games ------------------------------------------------------------------------
-    async def take_seat(
-        self, match_id: str, seat: int | None, token_hash: str, account_id: str | None,
-        name: str | None, now: datetime, deadline: datetime | None,
-    ) -> Taken:
-        """Give a free human seat of an open match (``seat``, or the first free one) the
-        token whose hash is ``token_hash``, ``account_id`` and ``name`` (``None``: keep its
-        name); when it was the last free seat, the match becomes ``active`` with the first
-        turn's ``deadline``. :class:`SeatRefused` otherwise.
-
-        Safe among processes: the match's row is updated first (a row lock on PostgreSQL
-        until the commit, the database's write lock on SQLite), so two takers of one match
-        go one after the other, and the seat's ``UPDATE`` still requires it free (``WHERE
-        token_hash IS NULL AND account_id IS NULL``): of two takers of one seat exactly one
-        gets it."""
-        return await self.run(self._take_seat, match_id, seat, token_hash, account_id, name,
-                              now, deadline)
-
-    def _take_seat(
-        self, match_id: str, seat: int | None, token_hash: str, account_id: str | None,
-        name: str | None, now: datetime, deadline: datetime | None,
-    ) -> Taken:
-        with self.engine.begin() as connection:
-            self._lock_open(connection, match_id, now)
-            seats = connection.execute(
-                select(SEATS).where(SEATS.c.match_id == match_id).order_by(SEATS.c.seat)
-            ).all()
-            if account_id is not None and any(s.account_id == account_id for s in seats):
-                raise SeatRefused("same_account")
-            free = [s.seat for s in seats if _free(s)]
-            if seat is None:
-                if not free:
-                    raise SeatRefused("not_open")
-                seat = free[0]
-            elif not any(s.seat == seat and s.kind == "human" for s in seats):
-                raise SeatRefused("no_seat")
-            values: dict[str, Any] = {"token_hash": token_hash, "account_id": account_id}
-            if name is not None:
-                values["name"] = name
-            done = connection.execute(
-                update(SEATS).where(SEATS.c.match_id == match_id, SEATS.c.seat == seat,
-                                    SEATS.c.token_hash.is_(None), SEATS.c.account_id.is_(None))
-                .values(**values))
-            if done.rowcount != 1:
-                raise SeatRefused("taken")
-            started = not [s for s in free if s != seat]
-            if started:
-                connection.execute(update(MATCHES).where(MATCHES.c.id == match_id)
-                                   .values(status="active", deadline=deadline))
-            return Taken(seat, started)
-
-    async def withdraw(self, match_id: str, seat: int, now: datetime) -> None:
-        """Delete an open match that nobody but ``seat`` (its creator's) has joined, with its
-        seats (:class:`SeatRefused` otherwise: ``not_open``, ``joined``)."""
-        await self.run(self._withdraw, match_id, seat, now)
-
-    def _withdraw(self, match_id: str, seat: int, now: datetime) -> None:
-        with self.engine.begin() as connection:
-            self._lock_open(connection, match_id, now)
-            seats = connection.execute(
-                select(SEATS).where(SEATS.c.match_id == match_id)).all()
-            if any(s.kind == "human" and s.seat != seat and not _free(s) for s in seats):
-                raise SeatRefused("joined")
-            connection.execute(delete(MATCHES).where(MATCHES.c.id == match_id))
-
-    @staticmethod
-    def _lock_open(connection: Any, match_id: str, now: datetime) -> None:
-        """Touch the open match's row (locking it until the commit), or refuse:
-        ``unknown``, ``not_open``."""
-        touched = connection.execute(
-            update(MATCHES).where(MATCHES.c.id == match_id, MATCHES.c.status == "open")
-            .values(updated_at=now))
-        if touched.rowcount != 1:
-            exists = connection.execute(
-                select(MATCHES.c.id).where(MATCHES.c.id == match_id)).first()
-            raise SeatRefused("unknown" if exists is None else "not_open")
-
-    async def open_games(self, limit: int) -> list[OpenGame]:
-        """The matches waiting for players, newest first, at most ``limit``."""
-        return await self.run(self._open_games, limit)
-
-    def _open_games(self, limit: int) -> list[OpenGame]:
-        with self._sessions() as session:
-            rows = list(session.execute(
-                select(MatchRow).where(MatchRow.status == "open")
-                .order_by(MatchRow.created_at.desc(), MatchRow.id).limit(limit)
-            ).scalars())
-            seats: Mapping[str, list[SeatRow]] = {}
-            if rows:
-                seats = _group(session.execute(
-                    select(SeatRow).where(SeatRow.match_id.in_([r.id for r in rows]))
-                    .order_by(SeatRow.seat)).scalars())
-            return [OpenGame(row, seats.get(row.id, [])) for row in rows]
-
     # --- reading ---------------------------------------------------------------------------
     async def load(self, match_id: str) -> StoredMatch | None:
         """The match with its seats and moves, ``None`` if there is none."""
@@ -451,18 +358,138 @@ class MatchRepository:
                 .where(SeatRow.token_hash.in_(list(token_hashes)))
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id, SeatRow.seat)
             ).all()
-            ids = sorted({match.id for _, match in mine})
-            everyone: Mapping[str, list[SeatRow]] = {}
-            if ids:
-                everyone = _group(session.execute(
-                    select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)
+            return _with_everyone(session, mine)
+
+    # --- an account's seats ----------------------------------------------------------------
+    async def account_seats(self, account_id: str, limit: int) -> list[HeldSeat]:
+        """The account's seats, at most ``limit``: first those whose move it is, then those
+        of the other unfinished matches, then of the finished ones, each most recently active
+        first."""
+        return await self.run(self._account_seats, account_id, limit)
+
+    def _account_seats(self, account_id: str, limit: int) -> list[HeldSeat]:
+        rank = case((MatchRow.status == "finished", 2), (MatchRow.to_move == SeatRow.seat, 0),
+                    else_=1)
+        with self._sessions() as session:
+            mine = session.execute(
+                select(SeatRow, MatchRow).join(MatchRow, MatchRow.id == SeatRow.match_id)
+                .where(SeatRow.account_id == account_id)
+                .order_by(rank, MatchRow.updated_at.desc(), MatchRow.id, SeatRow.seat)
+                .limit(limit)
+            ).all()
+            return _with_everyone(session, mine)
+
+    async def add_seat_keys(self, keys: Sequence[SeatKey], session_hash: str,
+                            now: datetime) -> bool:
+        """Keep the device keys ``keys`` of the session whose cookie's sha256 is
+        ``session_hash`` (those it has already are left as they are); ``False`` if the session
+        is gone (none kept)."""
+        try:
+            await self.run(self._add_seat_keys, keys, session_hash, now)
+        except IntegrityError:  # the session (or, never, the seat) is gone
+            return False
+        return True
+
+    def _add_seat_keys(self, keys: Sequence[SeatKey], session_hash: str, now: datetime) -> None:
+        if not keys:
+            return
+        with self.engine.begin() as connection:
+            known = set(connection.execute(
+                select(SeatKeyRow.token_hash)
+                .where(SeatKeyRow.session_hash == session_hash,
+                       SeatKeyRow.token_hash.in_([key for key, _, _ in keys]))).scalars())
+            rows = [{"token_hash": key, "match_id": match_id, "seat": seat,
+                     "session_hash": session_hash, "created_at": now}
+                    for key, match_id, seat in keys if key not in known]
+            if rows:  # two listings at once may both add a key: the second one is ignored
+                connection.execute(_insert_ignoring(connection.dialect.name, SeatKeyRow), rows)
+
+    async def seat_for_key(self, match_id: str, token_hash: str,
+                           now: datetime) -> KeyedSeat | None:
+        """The seat of ``match_id`` the device key whose sha256 is ``token_hash`` opens: only
+        while its session lives and the seat belongs to the session's account."""
+        return await self.run(self._seat_for_key, match_id, token_hash, now)
+
+    def _seat_for_key(self, match_id: str, token_hash: str, now: datetime) -> KeyedSeat | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(SeatKeyRow.seat, SessionRow.expires_at)
+                .join(SessionRow, SessionRow.token_hash == SeatKeyRow.session_hash)
+                .join(SeatRow, (SeatRow.match_id == SeatKeyRow.match_id)
+                      & (SeatRow.seat == SeatKeyRow.seat))
+                .where(SeatKeyRow.token_hash == token_hash, SeatKeyRow.match_id == match_id,
+                       SessionRow.expires_at > now,
+                       SeatRow.account_id == SessionRow.account_id)).first()
+        if row is None or aware(row.expires_at) <= now:
+            return None
+        return KeyedSeat(int(row.seat), aware(row.expires_at))
+
+    async def claim(self, account_id: str, name: str,
+                    token_hashes: Sequence[str]) -> list[ClaimedSeat]:
+        """Give the account the human seats whose token hashes are given and that belong to
+        no account (nor to a deleted one), named ``name``. In a rated match an account holds
+        one seat at most: a seat of a rated match where it holds another is refused."""
+        return await self.run(self._claim, account_id, name, token_hashes)
+
+    def _claim(self, account_id: str, name: str,
+               token_hashes: Sequence[str]) -> list[ClaimedSeat]:
+        with self.engine.begin() as connection:
+            candidates = connection.execute(
+                select(SeatRow.match_id, SeatRow.seat, MatchRow.rated)
+                .join(MatchRow, MatchRow.id == SeatRow.match_id)
+                .where(SeatRow.token_hash.in_(list(token_hashes)),
+                       SeatRow.account_id.is_(None), SeatRow.deleted.is_(False),
+                       SeatRow.kind == "human")
+                .order_by(SeatRow.match_id, SeatRow.seat)).all()
+            rated = sorted({row.match_id for row in candidates if row.rated})
+            held: set[str] = set()
+            if rated:  # PostgreSQL: one claim at a time in a rated match (SQLite: one writer)
+                connection.execute(select(MatchRow.id).where(MatchRow.id.in_(rated))
+                                   .with_for_update())
+                held = set(connection.execute(
+                    select(SeatRow.match_id).where(SeatRow.match_id.in_(rated),
+                                                   SeatRow.account_id == account_id)
                 ).scalars())
-            return [HeldSeat(seat, match, everyone.get(match.id, [])) for seat, match in mine]
+            out = []
+            for row in candidates:
+                if row.rated and row.match_id in held:
+                    out.append(ClaimedSeat(row.match_id, row.seat,
+                                           "you hold another seat of this rated match"))
+                    continue
+                taken = connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.match_id == row.match_id, SeatRow.seat == row.seat,
+                           SeatRow.account_id.is_(None), SeatRow.deleted.is_(False))
+                    .values(account_id=account_id, name=name))
+                if taken.rowcount != 1:
+                    continue  # another account claimed it just now
+                held.add(row.match_id)
+                out.append(ClaimedSeat(row.match_id, row.seat))
+            return out
 
 
-def _free(seat: Any) -> bool:
-    """Whether a seat row is a human seat nobody has taken (of an open game)."""
-    return bool(seat.kind == "human" and seat.token_hash is None and seat.account_id is None)
+def _with_everyone(session: Any, mine: Sequence[Any]) -> list[HeldSeat]:
+    """The ``(seat, match)`` rows ``mine`` as :class:`HeldSeat`, with every seat of their
+    matches (one more query)."""
+    ids = sorted({match.id for _, match in mine})
+    everyone: Mapping[str, list[SeatRow]] = {}
+    if ids:
+        everyone = _group(session.execute(
+            select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)
+        ).scalars())
+    return [HeldSeat(seat, match, everyone.get(match.id, [])) for seat, match in mine]
+
+
+def _insert_ignoring(dialect: str, row: type[Any]) -> Insert:
+    """``INSERT`` into ``row``'s table that skips a row whose primary key is taken
+    (PostgreSQL's and SQLite's ``ON CONFLICT DO NOTHING``)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+        return postgresql_insert(row).on_conflict_do_nothing()
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        return sqlite_insert(row).on_conflict_do_nothing()
+    return insert(row)
 
 
 def _group(seats: Any) -> dict[str, list[SeatRow]]:
@@ -475,7 +502,6 @@ def _group(seats: Any) -> dict[str, list[SeatRow]]:
 # --- the statements of a move, built once ------------------------------------------------------
 MATCHES = cast(Table, MatchRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
-SEATS = cast(Table, SeatRow.__table__)
 
 _STATUS = select(MATCHES.c.paused, MATCHES.c.move_count, MATCHES.c.deadline).where(
     MATCHES.c.id == bindparam("m_id"))

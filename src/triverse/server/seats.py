@@ -2,7 +2,9 @@
 
 A human seat gets a random secret token when its match is created; the database keeps only
 its sha256 (:func:`~triverse.server.db.hash_token`). :func:`authenticate` is the one check of a
-token against a match's seats; :func:`check_seats` the one check of the seats asked for a new
+token against a match's seats, and :func:`open_seat` the same that also takes a device key (a
+token minted for an account's seat and one logged-in browser, :func:`device_key`), looked up in
+the database; :func:`check_seats` the one check of the seats asked for a new
 match; :func:`my_game_json` describes a seat a token opens, for "my games".
 
 >>> seat_link("abc", 1, "TOKEN")
@@ -14,8 +16,11 @@ match; :func:`my_game_json` describes a seat a token opens, for "my games".
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +29,7 @@ from triverse.server.clock import iso_utc
 from triverse.server.db import hash_token
 from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch
-from triverse.server.repository import HeldSeat, aware
+from triverse.server.repository import HeldSeat, KeyedSeat, aware
 
 MODES = ("computer", "hotseat", "online", "open")
 """``computer``: one human (or none, to watch) against computer players; ``hotseat``: several
@@ -71,26 +76,80 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+KeyLookup = Callable[[str, str], Awaitable[KeyedSeat | None]]
+"""Finds the seat a device key opens: ``(match_id, sha256 of the key)`` to the seat, while
+its session lives (:meth:`MatchRepository.seat_for_key
+<triverse.server.repository.MatchRepository.seat_for_key>`)."""
+
+
 def authenticate(
     live: LiveMatch, token: str | None, seat: int | None = None, required: bool = True
 ) -> int | None:
-    """The seat ``token`` opens (``None`` for no token when not ``required``).
+    """The seat ``token`` opens (``None`` for no token when not ``required``), by the seats'
+    own tokens only (:func:`open_seat` also takes an account's device keys).
 
     ``seat``, when given, must be the token's seat.
     """
-    if not token:
-        if required:
-            raise ServerError("missing_token", "this needs a seat token (header "
-                              "X-Seat-Token, or 'token' in the websocket hello)")
-        if seat is not None:
-            raise ServerError("missing_token", f"seat {seat} needs its token")
+    if not _given(token, seat, required):
         return None
-    found = live.seat_for_hash(hash_token(token))
+    assert token is not None
+    return _checked(live, seat, live.seat_for_hash(hash_token(token)))
+
+
+async def open_seat(
+    live: LiveMatch, token: str | None, seat: int | None, required: bool, keys: KeyLookup,
+) -> KeyedSeat | None:
+    """The seat ``token`` opens: the seat's own token, else a device key an account's session
+    holds (``keys`` looks it up, in the database every time, so that a key stops working as
+    its session ends). ``until`` is when the device key's session ends (``None``: a seat's
+    own token, which never ends). The errors are :func:`authenticate`'s."""
+    if not _given(token, seat, required):
+        return None
+    assert token is not None
+    digest = hash_token(token)
+    found = live.seat_for_hash(digest)
+    if found is not None:
+        return KeyedSeat(_checked(live, seat, found), None)
+    keyed = await keys(live.id, digest)
+    return KeyedSeat(_checked(live, seat, None if keyed is None else keyed.seat),
+                     None if keyed is None else keyed.until)
+
+
+def _given(token: str | None, seat: int | None, required: bool) -> bool:
+    """Whether a token was given (``missing_token`` if one is needed and missing)."""
+    if token:
+        return True
+    if required:
+        raise ServerError("missing_token", "this needs a seat token (header "
+                          "X-Seat-Token, or 'token' in the websocket hello)")
+    if seat is not None:
+        raise ServerError("missing_token", f"seat {seat} needs its token")
+    return False
+
+
+def _checked(live: LiveMatch, seat: int | None, found: int | None) -> int:
+    """``found``, the seat a token opens, if it opens one and it is ``seat`` (when given);
+    ``wrong_token`` otherwise."""
     if found is None:
         raise ServerError("wrong_token", f"this token opens no seat of match {live.id!r}")
     if seat is not None and seat != found:
         raise ServerError("wrong_token", f"this token is not seat {seat}'s")
     return found
+
+
+def device_key(session_token: str, match_id: str, seat: int) -> str:
+    """The device key of ``seat`` of ``match_id`` for the session whose cookie is
+    ``session_token``: an HMAC-SHA256 keyed by the cookie, so that listing the account's games
+    twice gives the same link, and no secret is stored (the server keeps only the key's
+    sha256, and never the cookie). Another session gets another key.
+
+    >>> key = device_key("cookie", "abc", 1)
+    >>> len(key), key == device_key("cookie", "abc", 1), key == device_key("other", "abc", 1)
+    (43, True, False)
+    """
+    digest = hmac.new(session_token.encode(), f"seat-key:{match_id}:{seat}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def check_seats(

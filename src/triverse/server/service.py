@@ -29,7 +29,7 @@ import logging
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
-from triverse.server.accounts import Account, Accounts
+from triverse.server.accounts import Account, Accounts, LoggedIn
 from triverse.server.advisors import Advisors, advice_store
 from triverse.server.bots import BotPool
 from triverse.server.catalog import GameCatalog, GameEntry
@@ -50,13 +50,14 @@ from triverse.server.play import CreatedMatch, Referee, check_started
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
 from triverse.server.quotas import Quotas
-from triverse.server.repository import MatchRepository
+from triverse.server.ratings import Ratings
+from triverse.server.repository import ClaimedSeat, KeyedSeat, MatchRepository
 from triverse.server.seats import (
     MODES,
     THINK_RANGE,
     THINKING_LEVELS,
     SeatRequest,
-    authenticate,
+    device_key,
     my_game_json,
     seat_link,
     spectator_link,
@@ -64,6 +65,12 @@ from triverse.server.seats import (
 from triverse.server.views import render_view
 
 log = logging.getLogger(__name__)
+
+ACCOUNT_GAMES = 200
+"""The most seats ``GET /api/account/games`` lists (the oldest finished ones are left out
+first)."""
+CLAIM_MAX = 100
+"""The most seat tokens one claim may name."""
 
 __all__ = [
     "MODES",
@@ -115,8 +122,13 @@ class MatchService:
         self.matches = LiveMatches(self.repository, self.catalog, cache, self.clocks.seen)
         self.referee = Referee(settings, self.catalog, self.repository, self.matches,
                                self.clocks, self.news)
-        self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run)
+        self.accounts = Accounts(self.repository.engine, self.clock, self.repository.run,
+                                 self._keys_ended)
         """Players' accounts and sessions (:mod:`triverse.server.accounts`)."""
+        self.ratings = Ratings(self.repository.engine, self.clock, self.catalog,
+                               self.repository.run)
+        """Rated matches, leaderboards and profiles (:mod:`triverse.server.ratings`)."""
+        self.referee.after_move.append(self.ratings.match_ended)
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
@@ -124,7 +136,7 @@ class MatchService:
         self.advisors = Advisors(settings, bots, self.jobs, advice_store(settings))
         self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
         self.open = OpenGames(self.catalog, self.repository, self.matches, self.clocks,
-                              self.news, pubsub)
+                              self.news, pubsub, self.referee.seat_of)
         """Open games: joining, withdrawing, the lobby's list (:mod:`triverse.server.lobby`)."""
         self.lobby_feed = LobbyFeed(pubsub, self.open.games)
         """The lobby websockets of this process, and their subscription."""
@@ -159,13 +171,16 @@ class MatchService:
         """Resume, in the background, every match where a computer player is to move (and,
         among several processes, look again every ``job_poll`` seconds); start the deadline
         scheduler (which first restores the pending deadlines, applying those that passed
-        while the server was down) and the clocks of timed matches that lack one."""
+        while the server was down) and the clocks of timed matches that lack one; rate the
+        rated matches that ended unrated (:meth:`Ratings.rate_missed
+        <triverse.server.ratings.Ratings.rate_missed>`)."""
         await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
             self._spawn(self.computers.sweep(self.settings.job_poll))
         self.clocks.start()
         self._spawn(self.clocks.start_missing(self.matches, self.news))
+        self._spawn(self._rate_missed())
 
     async def _resume(self) -> None:
         try:
@@ -175,6 +190,15 @@ class MatchService:
             return
         if started:
             log.info("resumed %d matches with a computer player to move", started)
+
+    async def _rate_missed(self) -> None:
+        try:
+            rated = await self.ratings.rate_missed()
+        except Exception:
+            log.exception("cannot rate the finished rated matches left unrated")
+            return
+        if rated:
+            log.info("rated %d finished matches left unrated", rated)
 
     async def close(self) -> None:
         """Stop the deadline scheduler and the computer players, give up the claims, and close
@@ -247,24 +271,32 @@ class MatchService:
         message = {} if message is None else message
         reason = message.get("reason")
         live = await self.matches.refresh(match_id, MatchNews.news_key(message),
-                                          read=reason != "presence",
+                                          read=reason not in ("presence", "keys"),
                                           seats=reason in (None, "resync", "seats"))
         if live is not None and reason in (None, "presence") and self.settings.clustered:
             live.elsewhere = await self.presence.elsewhere(match_id)
 
-    @staticmethod
-    def authenticate(
-        live: LiveMatch, token: str | None, seat: int | None = None, required: bool = True
+    async def open_seat(
+        self, live: LiveMatch, token: str | None, seat: int | None = None,
+        required: bool = True,
+    ) -> KeyedSeat | None:
+        """The seat ``token`` opens, its own token or a live session's device key, and when
+        that key ends (:meth:`Referee.open_seat`)."""
+        return await self.referee.open_seat(live, token, seat, required)
+
+    async def seat_of(
+        self, live: LiveMatch, token: str | None, seat: int | None = None,
+        required: bool = True,
     ) -> int | None:
-        """The seat ``token`` opens (:func:`triverse.server.seats.authenticate`)."""
-        return authenticate(live, token, seat, required)
+        """The seat number ``token`` opens (:meth:`Referee.seat_of`)."""
+        return await self.referee.seat_of(live, token, seat, required)
 
     async def view(
         self, match_id: str, token: str | None, log_limit: int | None = None
     ) -> dict[str, Any]:
         """The view of the token's seat, or the public view without a token."""
         live = await self.matches.get(match_id, fresh=True)
-        seat = authenticate(live, token, required=False)
+        seat = await self.seat_of(live, token, required=False)
         return render_view(live, seat, log_limit=log_limit)
 
     async def my_games(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
@@ -275,10 +307,71 @@ class MatchService:
         out = []
         for held in await self.repository.held_seats(list(by_hash)):
             assert held.seat.token_hash is not None
-            entry = self.catalog.get(held.match.game)
-            title = entry.title if entry else held.match.game
-            out.append(my_game_json(held, by_hash[held.seat.token_hash], title))
+            out.append(my_game_json(held, by_hash[held.seat.token_hash],
+                                    self._title(held.match.game)))
         return out
+
+    def _title(self, game: str) -> str:
+        entry = self.catalog.get(game)
+        return entry.title if entry else game
+
+    # --- an account's seats ----------------------------------------------------------------------
+    async def account_games(self, logged: LoggedIn, session_token: str) -> list[dict[str, Any]]:
+        """The account's seats (:data:`ACCOUNT_GAMES` at most), its move first, then the
+        other unfinished matches, then the finished ones, each most recently active first;
+        each link holds a device key for the session whose cookie is ``session_token``
+        (``not_logged_in`` if it ended meanwhile)."""
+        held = await self.repository.account_seats(logged.account.id, ACCOUNT_GAMES)
+        keys = [device_key(session_token, h.match.id, h.seat.seat) for h in held]
+        kept = await self.repository.add_seat_keys(
+            [(hash_token(key), h.match.id, h.seat.seat) for key, h in zip(keys, held,
+                                                                          strict=True)],
+            hash_token(session_token), self.clock.now())
+        if not kept:
+            raise ServerError("not_logged_in", "your session has ended")
+        return [my_game_json(h, key, self._title(h.match.game))
+                for key, h in zip(keys, held, strict=True)]
+
+    async def claim(self, account: Account, tokens: Sequence[str]) -> list[ClaimedSeat]:
+        """Give ``account`` the seats the guest ``tokens`` open that belong to no account
+        (:meth:`MatchRepository.claim`; at most :data:`CLAIM_MAX` tokens); their matches'
+        seats are read again, here and in every process."""
+        if len(tokens) > CLAIM_MAX:
+            raise ServerError("bad_request", f"a claim names at most {CLAIM_MAX} tokens")
+        hashes = sorted({hash_token(token) for token in tokens if token})
+        if not hashes:
+            return []
+        claimed = await self.repository.claim(account.id, account.name, hashes)
+        await self.seats_changed(sorted({c.match_id for c in claimed if c.refused is None}))
+        return claimed
+
+    async def delete_account(self, logged: LoggedIn, password: str) -> None:
+        """Delete the session's account (:meth:`Accounts.delete`): its seats become a deleted
+        player's; the unfinished matches are told, and every cached one read again."""
+        deleted = await self.accounts.delete(logged, password)
+        await self.seats_changed(deleted.unfinished)
+        await self.seats_changed(deleted.finished, announce=False)
+
+    async def seats_changed(self, match_ids: Sequence[str], announce: bool = True) -> None:
+        """The seats of ``match_ids`` changed in the database: read them again where this
+        process caches the match and, with ``announce``, tell every process (news
+        ``seats``)."""
+        for match_id in match_ids:
+            cached = self.matches.cache.get(match_id)
+            if cached is not None:
+                async with self.matches.cache.lock(cached):
+                    cached.seats = await self.repository.seats(match_id)
+            if announce:
+                await self.news.changed(match_id, "seats",
+                                        0 if cached is None else cached.state.move_number)
+
+    async def _keys_ended(self, match_ids: Sequence[str]) -> None:
+        """Device keys of ``match_ids`` ended with their session: the websockets they opened,
+        in every process, check them again (news ``keys``)."""
+        for match_id in match_ids:
+            cached = self.matches.cache.get(match_id)
+            await self.news.changed(match_id, "keys",
+                                    0 if cached is None else cached.state.move_number)
 
     # --- play ------------------------------------------------------------------------------------
     async def act(self, match_id: str, token: str | None, text: str, move: int) -> LiveMatch:
@@ -360,7 +453,7 @@ class MatchService:
     ) -> dict[str, Any]:
         """The veteran's suggested move for the token's seat (:meth:`Advisors.hint`)."""
         live = await self.matches.get(match_id, fresh=True)
-        seat = authenticate(live, token)
+        seat = await self.seat_of(live, token)
         assert seat is not None
         check_started(live)
         return await self.advisors.hint(live, seat, move)
@@ -369,7 +462,7 @@ class MatchService:
         """The veteran's review of a finished match, for the token's seat or, without a token,
         every seat (:meth:`Advisors.review`)."""
         live = await self.matches.get(match_id, fresh=True)
-        seat = authenticate(live, token, required=False)
+        seat = await self.seat_of(live, token, required=False)
         return await self.advisors.review(live, seat)
 
     async def record(self, match_id: str) -> dict[str, Any]:

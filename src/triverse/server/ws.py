@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 import anyio
@@ -68,6 +69,10 @@ class MatchConnection:
         self.match_id = match_id
         self.seat: int | None = None
         self.token: str | None = None
+        self.key_until: datetime | None = None
+        """When the session of the device key this socket's seat was opened with ends
+        (``None``: the seat's own token, or a spectator): the key is checked again then, and
+        whenever news says keys or seats changed."""
         self.log_limit: int | None = None
         self.changes = False
         """Whether the client asked for ``changes`` messages after its first view."""
@@ -105,6 +110,7 @@ class MatchConnection:
         or what changed since the last one if the client asked for ``changes`` (``force``:
         the whole view, even if unchanged). With ``fresh``, moves another process stored are
         applied first (a reply to ``sync``)."""
+        await self._check_key(news=False)
         live = await self.service.live(self.match_id, fresh)
         state, key = live.state, view_key(live)
         if not force and state is self._made_of[0] and key == self._made_of[1]:
@@ -214,7 +220,7 @@ class MatchConnection:
             return False
         try:
             live = await self.service.live(self.match_id, fresh=True)
-            self.seat = self.service.authenticate(live, token, seat, required=False)
+            opened = await self.service.open_seat(live, token, seat, required=False)
         except ServerError as exc:
             if exc.code == "wrong_token":
                 await rates.count("token_failure", self.client)
@@ -222,7 +228,25 @@ class MatchConnection:
             await self._close(code, exc)
             return False
         self.token = token
+        if opened is not None:
+            self.seat, self.key_until = opened.seat, opened.until
         return True
+
+    async def _check_key(self, news: bool) -> None:
+        """A socket opened with a device key: check the key again when ``news`` said keys or
+        seats changed, or when its session's time is up; if it no longer opens the seat (the
+        session ended), say so and close."""
+        if self.key_until is None or (not news and self.service.clock.now() < self.key_until):
+            return
+        try:
+            live = await self.service.live(self.match_id)
+            opened = await self.service.open_seat(live, self.token, self.seat)
+        except ServerError as exc:
+            await self._close(CLOSE_WRONG_TOKEN, ServerError(
+                exc.code, "the session this device key belonged to has ended")
+                if exc.code == "wrong_token" else exc)
+            raise _Gone from None
+        self.key_until = None if opened is None else opened.until
 
     async def _serve(self, subscription: Subscription) -> None:
         """Read the client's messages and forward updates, until either side ends."""
@@ -247,6 +271,8 @@ class MatchConnection:
                                       "withdrawn from the lobby")
                 if self.service.news.from_elsewhere(message):
                     await self.service.catch_up(self.match_id, message)
+                if message.get("reason") in ("keys", "seats", None):
+                    await self._check_key(news=True)
                 await self.send_view()
             except ServerError as exc:
                 if exc.code != "unknown_match":

@@ -8,6 +8,7 @@
 - :mod:`.languages`: the browser's translation catalogues;
 - :mod:`.accounts`: accounts and sessions (sign up, log in and out, password, deletion);
 - :mod:`.lobby`: open games (the lobby's list and its websocket, joining, withdrawing);
+- :mod:`.ratings`: leaderboards, a match's rating changes, public profiles;
 - :mod:`.pages`: the web UI's pages and static files.
 
 Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
@@ -26,12 +27,13 @@ from triverse.server.routes import (
     lobby,
     matches,
     play,
+    ratings,
     records,
 )
 
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
-    languages.router, accounts.router, lobby.router,
+    languages.router, accounts.router, ratings.router, lobby.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 

@@ -9,8 +9,16 @@
   on the cookie, so each also needs the session's CSRF token in ``X-CSRF-Token`` (``bad_csrf``
   without it).
 
+An account's seats (``docs/protocol.md``, "An account's seats"):
+
+- ``POST /api/account/claim`` (cookie and CSRF token): the seats the given guest tokens open
+  that belong to no account now belong to this one.
+- ``GET /api/account/games``: the account's seats, its move first, each with a link whose token
+  is a device key of this browser's session.
+
 Log-ins and sign-ups count against ``Settings.rate_login`` per client address, and failed
-log-ins against ``Settings.rate_login_name`` per account.
+log-ins against ``Settings.rate_login_name`` per account; claims and lists of an account's
+games against ``Settings.rate_account`` per client address.
 """
 
 from __future__ import annotations
@@ -28,7 +36,8 @@ from triverse.server.accounts import (
 )
 from triverse.server.errors import ServerError
 from triverse.server.quotas import client_address
-from triverse.server.routes.deps import ERRORS, Changing, Service, Session
+from triverse.server.routes.deps import ERRORS, Changing, Service, Session, limited
+from triverse.server.schemas import Claimed, ClaimRequest, MyGames
 
 router = APIRouter(tags=["accounts"])
 
@@ -123,9 +132,34 @@ async def change_password(body: PasswordChange, logged: Changing, request: Reque
 @router.delete("/api/account", status_code=204, responses=ERRORS)
 async def delete_account(body: PasswordOnly, logged: Changing, request: Request,
                          service: Service) -> Response:
-    """Delete the account (its password confirms it) and every session of it."""
+    """Delete the account (its password confirms it), every session of it and their device
+    keys. Its games stay: its seats show as "deleted player"."""
     await service.quotas.rates.hit("login", client_address(request))
-    await service.accounts.delete(logged, body.password)
+    await service.delete_account(logged, body.password)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
+
+
+@router.post("/api/account/claim", responses=ERRORS, dependencies=[limited("account")])
+async def claim(body: ClaimRequest, logged: Changing, service: Service) -> Claimed:
+    """Claim this browser's guest seats into the account: the seats the given tokens open
+    that belong to no account now belong to this one, and bear its name (unknown tokens, and
+    seats of another account, are left alone). An account holds one seat of a rated match:
+    another seat of it is refused (``refused``)."""
+    claimed = await service.claim(logged.account, body.tokens)
+    return Claimed.model_validate({
+        "claimed": [{"match_id": c.match_id, "seat": c.seat}
+                    for c in claimed if c.refused is None],
+        "refused": [{"match_id": c.match_id, "seat": c.seat, "reason": c.refused}
+                    for c in claimed if c.refused is not None]})
+
+
+@router.get("/api/account/games", responses=ERRORS, dependencies=[limited("account")])
+async def account_games(logged: Session, request: Request, service: Service) -> MyGames:
+    """The account's seats on every device: first those where it is its move, then the other
+    unfinished matches, then the finished ones, each most recently active first (200 at
+    most). Each ``link`` holds a device key: a token for this browser's session, which opens
+    the seat like its own token until the session ends."""
+    return MyGames.model_validate({"matches": await service.account_games(
+        logged, request.cookies.get(SESSION_COOKIE, ""))})

@@ -29,7 +29,7 @@ async def post_action(match_id: str, body: ActionRequest, service: Service, toke
     action is stored before this answer, and every seat's websocket gets its view."""
     live = await service.act(match_id, token, body.action, body.move)
     entry = live.log[body.move]
-    seat = live.seat_for_token(token)
+    seat = await service.seat_of(live, token)
     return JSONResponse({"accepted": True, "move": entry.number, "action": entry.action,
                          "view": render_view(live, seat, log_limit=log)})
 
@@ -52,7 +52,7 @@ async def pause(match_id: str, body: PauseRequest, service: Service, token: Seat
     """Pause (``paused: true``) or resume the computer players; any seat may. Answers
     with the seat's view."""
     live = await service.set_paused(match_id, token, body.paused)
-    return JSONResponse(render_view(live, live.seat_for_token(token), log_limit=log))
+    return JSONResponse(render_view(live, await service.seat_of(live, token), log_limit=log))
 
 
 @router.websocket("/ws/matches/{match_id}")

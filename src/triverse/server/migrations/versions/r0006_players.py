@@ -34,6 +34,18 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Add the columns and the tables."""
+    _add_columns()
+    _seat_keys()
+    _ratings()
+    _push()
+    op.create_table(
+        "server_secrets",
+        sa.Column("name", sa.String(64), primary_key=True),
+        sa.Column("value", sa.Text(), nullable=False),
+    )
+
+
+def _add_columns() -> None:
     # Plain ADD COLUMNs, no batch: on SQLite a batch copies a table and drops the old one,
     # and dropping ``matches`` with foreign keys on would delete every seat and move (CASCADE).
     # SQLite adds a column with a reference (and no default) but no constraint to a table;
@@ -51,6 +63,9 @@ def upgrade() -> None:
     op.add_column("matches", sa.Column("rated", sa.Boolean(), nullable=False,
                                        server_default=sa.false()))
     op.add_column("matches", sa.Column("pace", sa.String(16), nullable=True))
+
+
+def _seat_keys() -> None:
     op.create_table(
         "seat_keys",
         sa.Column("token_hash", sa.String(64), primary_key=True),
@@ -63,6 +78,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["match_id", "seat"], ["seats.match_id", "seats.seat"],
                                 ondelete="CASCADE"),
     )
+
+
+def _ratings() -> None:
     op.create_table(
         "ratings",
         sa.Column("account_id", sa.String(32),
@@ -89,6 +107,9 @@ def upgrade() -> None:
         sa.Column("sigma_after", sa.Float(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
+
+
+def _push() -> None:
     op.create_table(
         "push_subscriptions",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -113,11 +134,6 @@ def upgrade() -> None:
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False, server_default="0"),
         sa.Column("error", sa.Text(), nullable=True),
-    )
-    op.create_table(
-        "server_secrets",
-        sa.Column("name", sa.String(64), primary_key=True),
-        sa.Column("value", sa.Text(), nullable=False),
     )
 
 
