@@ -100,9 +100,17 @@ def create(browser: TestClient, csrf: str | None, kinds: list[str], rated: bool,
     return created
 
 
+def claim(browser: TestClient, csrf: str, token: str) -> None:
+    """The logged-in ``browser`` claims the seat ``token`` opens (``POST /api/account/claim``)."""
+    answer = browser.post("/api/account/claim", json={"tokens": [token]},
+                          headers={CSRF_HEADER: csrf})
+    assert answer.status_code == 200 and answer.json()["claimed"], answer.text
+
+
 def give_seat(server: Server, match_id: str, seat: int, name: str) -> None:
-    """The seat now belongs to the account called ``name`` (what taking an open seat or
-    claiming a token does), and the server re-reads the match's seats."""
+    """The seat now belongs to the account called ``name``, written in the database (and the
+    server re-reads the match's seats): for what the API refuses, such as one account in two
+    seats of a rated match."""
     engine = create_engine(server.db_url)
     with engine.begin() as connection:
         account = connection.execute(select(AccountRow.id).where(AccountRow.name == name)
@@ -152,10 +160,10 @@ def rated_match_between_two_accounts(server: Server) -> tuple[str, Json]:
     """Ada creates a rated online match, Bob takes the other seat, both play it to the end."""
     ada, bob = server.browser(), server.browser()
     csrf = sign_up(ada, "Ada")
-    sign_up(bob, "Bob")
+    bob_csrf = sign_up(bob, "Bob")
     created = create(ada, csrf, ["human", "human"], rated=True)
     match_id = created["match_id"]
-    give_seat(server, match_id, 1, "Bob")
+    claim(bob, bob_csrf, tokens_of(created)[1])
     assert ratings_of(server, match_id) == {"rated": True, "changes": []}
     final = play_to_end(server.main, match_id, tokens_of(created))
     return match_id, final
@@ -324,9 +332,9 @@ def test_a_match_with_a_guest_seat_is_not_rated(server: Server) -> None:
 def test_a_match_not_rated_changes_nothing(server: Server) -> None:
     ada, bob = server.browser(), server.browser()
     csrf = sign_up(ada, "Ada")
-    sign_up(bob, "Bob")
+    bob_csrf = sign_up(bob, "Bob")
     created = create(ada, csrf, ["human", "human"], rated=False)
-    give_seat(server, created["match_id"], 1, "Bob")
+    claim(bob, bob_csrf, tokens_of(created)[1])
     play_to_end(server.main, created["match_id"], tokens_of(created))
     assert ratings_of(server, created["match_id"]) == {"rated": False, "changes": []}
     assert count_rows(server.db_url, RatingRow) == 0
@@ -518,13 +526,13 @@ def test_a_match_ended_by_time_outs_is_rated(db_url: str) -> None:
     with serve(db_url, clock) as server:
         ada, bob = server.browser(), server.browser()
         csrf = sign_up(ada, "Ada")
-        sign_up(bob, "Bob")
+        bob_csrf = sign_up(bob, "Bob")
         answer = ada.post("/api/matches", headers={CSRF_HEADER: csrf}, json={
             "game": "trident", "options": {"time_limit": 60}, "mode": "online", "seed": seed,
             "rated": True, "seats": [{"kind": "human"}, {"kind": "human"}]})
         assert answer.status_code == 201, answer.text
         match_id, tokens = answer.json()["match_id"], tokens_of(answer.json())
-        give_seat(server, match_id, 1, "Bob")
+        claim(bob, bob_csrf, tokens[1])
         play_to_end(server.main, match_id, tokens, max_moves=1)
         current = view(server.main, match_id)
         while not current["finished"]:

@@ -21,6 +21,7 @@ the arguments it is built with (``create_app`` and ``triverse serve`` pass their
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -94,6 +95,27 @@ def _rate_limit(value: Any) -> Any:
 
 RateLimit = Annotated[str, AfterValidator(_rate_limit)]
 """Rate limits in the ``limits`` notation: ``N/second|minute|hour|day``, several with ``;``."""
+
+
+PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
+              "push.apple.com")
+"""The Web Push services of Chrome (and the browsers built on it), Firefox, Edge and Safari."""
+
+
+def _hosts(value: Any) -> Any:
+    """Host names from a comma-separated string (or a list), in lower case."""
+    if isinstance(value, str):
+        value = value.split(",")
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v).strip().lower() for v in value if str(v).strip())
+    return value
+
+
+def _contact(value: str) -> str:
+    """``value`` if it is a ``mailto:`` address or an ``https:`` URL (a VAPID ``sub``)."""
+    if not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/]+(/\S*)?", value):
+        raise ValueError("a push contact is a mailto: address or an https: URL")
+    return value
 
 
 class Settings(BaseSettings):
@@ -224,6 +246,27 @@ class Settings(BaseSettings):
     """With ``redis_url``: seconds between a process's looks for work that no live process
     holds (a computer to move, a turn deadline), so that the work of a process that died is
     picked up by another within seconds."""
+
+    # --- push notifications (docs/server.md, "Push notifications")
+    push_send: bool = True
+    """Whether this process sends the queued Web Push notifications (``false``: they are
+    queued and listed in the outbox, never sent)."""
+    push_contact: Annotated[str, AfterValidator(_contact)] = "mailto:admin@localhost"
+    """The VAPID ``sub`` claim: how a push service reaches whoever runs this server
+    (``mailto:`` address or ``https:`` URL). Set it to a real one in production."""
+    push_hosts: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_hosts)] = PUSH_HOSTS
+    """The push services' hosts (and the hosts under them) a subscription's endpoint may be
+    on, comma-separated (``*``: any): the server posts to no other."""
+    push_allow_http: bool = False
+    """Whether a subscription's endpoint may be a plain ``http`` URL (tests with a local
+    push service; never in production)."""
+    push_poll: Seconds = 30.0
+    """Seconds between the sender's looks for due notifications (queued by another process,
+    or to try again); a notification this process queues is sent at once."""
+    push_timeout: Seconds = 10.0
+    """Seconds a push service may take to answer before the attempt counts as failed."""
+    push_ttl: int = Field(86400, ge=0, le=2419200)
+    """Seconds a push service keeps a notification for a browser that is offline."""
 
     @model_validator(mode="after")
     def _several_processes(self) -> Settings:

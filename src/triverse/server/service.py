@@ -17,6 +17,8 @@ Each responsibility lives in a part of its own, testable alone:
   list, kept live on its websockets by a :class:`~triverse.server.lobby.LobbyFeed`;
 - :mod:`triverse.server.jobs`: claims that let exactly one process play a computer's turn or
   record a time-out, when several processes share the database.
+- :class:`~triverse.server.push.Push`: Web Push, "your move" queued after a move (a listener
+  of the referee's) and sent by its :class:`~triverse.server.push.PushSender`.
 
 :class:`MatchService` wires them and adds only what spans parts: after a move, a pause or a
 time-out the computer players are told; a seat's websocket counts as presence.
@@ -49,6 +51,7 @@ from triverse.server.metrics import ServerMetrics
 from triverse.server.play import CreatedMatch, Referee, check_started
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
+from triverse.server.push import Push
 from triverse.server.quotas import Quotas
 from triverse.server.ratings import Ratings
 from triverse.server.repository import ClaimedSeat, KeyedSeat, MatchRepository
@@ -129,6 +132,10 @@ class MatchService:
                                self.repository.run)
         """Rated matches, leaderboards and profiles (:mod:`triverse.server.ratings`)."""
         self.referee.after_move.append(self.ratings.match_ended)
+        self.push = Push(settings, self.repository.engine, self.clock, self.repository.run)
+        """Web Push: the VAPID key, subscriptions, "your move" notifications and their
+        sender (:mod:`triverse.server.push`)."""
+        self.referee.after_move.append(self.push.after_move)
         self.metrics = ServerMetrics()
         """Moves, latencies and errors, for ``/metrics`` and the moves' log events."""
         self.computers = ComputerPlayers(settings, bots, self.matches, self.referee,
@@ -173,7 +180,8 @@ class MatchService:
         scheduler (which first restores the pending deadlines, applying those that passed
         while the server was down) and the clocks of timed matches that lack one; rate the
         rated matches that ended unrated (:meth:`Ratings.rate_missed
-        <triverse.server.ratings.Ratings.rate_missed>`)."""
+        <triverse.server.ratings.Ratings.rate_missed>`); read (or make) the VAPID key and start
+        the push sender."""
         await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
@@ -181,6 +189,7 @@ class MatchService:
         self.clocks.start()
         self._spawn(self.clocks.start_missing(self.matches, self.news))
         self._spawn(self._rate_missed())
+        await self.push.start()
 
     async def _resume(self) -> None:
         try:
@@ -201,14 +210,15 @@ class MatchService:
             log.info("rated %d finished matches left unrated", rated)
 
     async def close(self) -> None:
-        """Stop the deadline scheduler and the computer players, give up the claims, and close
-        the database."""
+        """Stop the deadline scheduler, the computer players and the push sender, give up the
+        claims, and close the database."""
         await self.clocks.close()
         await self.lobby_feed.close()
         for task in self._background:
             task.cancel()
         await asyncio.gather(self.computers.close(), *self._background,
                              return_exceptions=True)
+        await self.push.close()
         await self.jobs.close()
         await self.advisors.close()
         await self.presence.close()

@@ -9,6 +9,7 @@
 - :mod:`.accounts`: accounts and sessions (sign up, log in and out, password, deletion);
 - :mod:`.lobby`: open games (the lobby's list and its websocket, joining, withdrawing);
 - :mod:`.ratings`: leaderboards, a match's rating changes, public profiles;
+- :mod:`.push`: Web Push (the server's key, subscriptions, the outbox);
 - :mod:`.pages`: the web UI's pages and static files.
 
 Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
@@ -27,13 +28,14 @@ from triverse.server.routes import (
     lobby,
     matches,
     play,
+    push,
     ratings,
     records,
 )
 
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
-    languages.router, accounts.router, ratings.router, lobby.router,
+    languages.router, accounts.router, ratings.router, push.router, lobby.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 
