@@ -25,7 +25,8 @@ from triverse.server.bots import QUICK, BotPool
 from triverse.server.config import Settings
 from triverse.server.fanout import apply_changes
 from triverse.server.quotas import RateLimits
-from triverse.server.schemas import SERVER_MESSAGE, View
+from triverse.server.schemas import View
+from triverse.server.ws_models import SERVER_MESSAGE
 
 Json = dict[str, Any]
 

@@ -23,7 +23,7 @@ def test_games_lists_the_installed_games(client: TestClient) -> None:
     trinity = answer["games"][0]
     assert trinity["available"] and {o["name"] for o in trinity["options"]} >= {"rounds"}
     assert "novice" in answer["levels"] and "average" in answer["levels"]
-    assert answer["modes"] == ["computer", "hotseat", "online"]
+    assert answer["modes"] == ["computer", "hotseat", "online", "open"]
     assert client.get("/api/health").json() == {"status": "ok", "database": "ok"}
     assert client.get("/openapi.json").status_code == 200
 

@@ -64,8 +64,17 @@ class TurnClocks:
     @staticmethod
     def deadline_for(live: LiveMatch, state: State[Any], now: datetime) -> datetime | None:
         """When a turn starting ``now`` in ``state`` times out: ``None`` in an untimed game,
-        once the game is over, and while a computer is to move (computers are never timed:
-        they move in seconds, and a paused computer must wait for the resume)."""
+        once the game is over, while a computer is to move (computers are never timed:
+        they move in seconds, and a paused computer must wait for the resume), and while
+        seats of an open game are free (its clock starts when it does)."""
+        if live.free_seats:
+            return None
+        return TurnClocks.start_deadline(live, state, now)
+
+    @staticmethod
+    def start_deadline(live: LiveMatch, state: State[Any], now: datetime) -> datetime | None:
+        """:meth:`deadline_for`, as if every seat were taken: the first deadline of an open
+        game that starts ``now``."""
         limit = turn_time_limit(live.game, state)
         seat = None if state.is_terminal() else state.current_player
         if limit is None or seat is None or live.seats[seat].is_bot:

@@ -67,9 +67,10 @@ def computer_rng(secret: bytes, seed: int, *labels: object) -> random.Random:
 
 
 def computer_to_move(live: LiveMatch) -> int | None:
-    """The seat to move if a computer plays it and the match is not paused."""
+    """The seat to move if a computer plays it, the match is not paused and no seat of an
+    open game waits for a player (computers wait for the game to start)."""
     seat = live.to_move
-    if seat is None or live.paused or not live.seats[seat].is_bot:
+    if seat is None or live.paused or not live.seats[seat].is_bot or live.free_seats:
         return None
     return seat
 

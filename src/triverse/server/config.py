@@ -201,6 +201,11 @@ class Settings(BaseSettings):
     rate_login_name: RateLimit = "10/minute;50/hour"
     """Failed log-ins on one account, from any address; past that even the right password
     waits for the window to move on."""
+    rate_join: RateLimit = "30/minute;300/hour"
+    """Seats of open games a client address may take, and open games it may withdraw."""
+    rate_lobby: RateLimit = "120/minute"
+    """Lists of open games (``GET /api/lobby``, and ``/ws/lobby`` connections) a client address
+    may ask for."""
     rate_players: RateLimit = "120/minute"
     """Public profiles and leaderboards a client address may ask for."""
     rate_account: RateLimit = "60/minute;600/hour"
@@ -214,6 +219,8 @@ class Settings(BaseSettings):
     """Websockets open at once on one match."""
     sockets_per_client: int = Field(20, ge=1)
     """Websockets one client address may have open at once."""
+    lobby_sockets: int = Field(1000, ge=1)
+    """Lobby websockets (``/ws/lobby``) open at once on this process."""
     # --- observability (docs/server.md, "Metrics, logs and health")
     metrics: bool = True
     """Whether ``/metrics`` serves the Prometheus metrics (``false``: a ``404``). They show the

@@ -121,7 +121,8 @@ _PUBLIC: weakref.WeakKeyDictionary[LiveMatch, dict[int | None, _Public]] = (
 
 def view_key(live: LiveMatch) -> tuple[Any, ...]:
     """What a view is made of besides the state (which is replaced, never changed in place, at
-    every move) and what never changes: it is rendered again when one of them changes."""
+    every move) and what never changes: it is rendered again when one of them changes (the
+    seats too: taken in an open game, claimed, or their account deleted)."""
     return (len(live.log), live.paused, live.deadline, live.seats,
             tuple(live.connected(seat.seat) for seat in live.seats))
 

@@ -7,7 +7,7 @@ stored). Changing a match happens inside :meth:`LiveMatches.hold`: its lock, the
 
 The cache itself is a :class:`MatchCache`, a small interface: :class:`LocalMatchCache` keeps
 the matches of this process (least recently used out, never a busy one) and its locks are
-``asyncio`` locks. A cache shared by several processes would implement the same four methods
+``asyncio`` locks. A cache shared by several processes would implement the same five methods
 (a lock could then be a database or Redis lock); nothing else changes.
 """
 
@@ -45,6 +45,10 @@ class MatchCache(Protocol):
 
     def lock(self, live: LiveMatch) -> AbstractAsyncContextManager[Any]:
         """The lock that orders every change of ``live``."""
+        ...
+
+    def forget(self, match_id: str) -> None:
+        """Drop the match (it no longer exists: an open game withdrawn)."""
         ...
 
     def __len__(self) -> int: ...
@@ -87,6 +91,9 @@ class LocalMatchCache:
     def lock(self, live: LiveMatch) -> AbstractAsyncContextManager[Any]:
         return live.lock
 
+    def forget(self, match_id: str) -> None:
+        self._matches.pop(match_id, None)
+
     def __len__(self) -> int:
         return len(self._matches)
 
@@ -113,10 +120,12 @@ class LiveMatches:
 
     async def get(self, match_id: str, fresh: bool = False) -> LiveMatch:
         """The match, replayed from the database if it is not cached (``unknown_match`` if it
-        does not exist). With ``fresh``, moves stored by another process are applied first."""
+        does not exist). With ``fresh``, moves stored by another process are applied first;
+        always while seats of an open game are free (another process may have given them
+        away: a token they got must open them here too)."""
         live = self.cache.get(match_id)
         if live is not None:
-            if fresh:
+            if fresh or live.free_seats:
                 async with self.hold(live):
                     pass
             return live
@@ -172,10 +181,16 @@ class LiveMatches:
 
     async def catch_up(self, live: LiveMatch, seats: bool = False) -> None:
         """Apply moves (and the pause flag, and the deadline) stored by another process; with
-        ``seats``, read the seats again too. Hold the lock."""
-        if seats:
-            live.seats = await self.repository.seats(live.id)
+        ``seats``, read the seats again too (always while seats of an open game are free:
+        they are what changes then). Hold the lock. ``unknown_match`` if the match is gone
+        (an open game withdrawn), which then leaves the cache."""
         status = await self.repository.status(live.id, live.state.move_number)
+        if status is None:
+            self.cache.forget(live.id)
+            raise ServerError("unknown_match", f"there is no match {clip(live.id)} any more: "
+                              "it was withdrawn")
+        if seats or live.free_seats:
+            live.seats = await self.repository.seats(live.id)
         live.paused = status.paused
         if status.moves:  # replay on a copy, so that views rendered meanwhile stay consistent
             state = live.state.clone()

@@ -105,6 +105,15 @@ def check_turn(state: State[Any], seat: int | None, move: int | None, what: str 
                           f"seat {seat}'s{':' if what else ''}{what}")
 
 
+def check_started(live: LiveMatch) -> None:
+    """Refuse (``not_started``) while seats of an open game wait for players."""
+    free = live.free_seats
+    if free:
+        raise ServerError("not_started", f"this open game waits for {len(free)} more "
+                          f"player{'s' if len(free) > 1 else ''} to take "
+                          f"{'their seats' if len(free) > 1 else 'a seat'} in the lobby")
+
+
 class Referee:
     """Creates matches and applies the moves, pauses and time-outs the rules allow."""
 
@@ -156,7 +165,11 @@ class Referee:
         ``account``: who creates it, logged in; their seats (:func:`owner_seats`) belong to
         the account and bear its name. ``rated``: the match counts for ratings when it ends
         (only for an account, never in hot-seat). ``pace``: ``live`` or ``correspondence``
-        (:func:`~triverse.server.live.pace_of` when ``None``)."""
+        (:func:`~triverse.server.live.pace_of` when ``None``).
+
+        An ``open`` match gives a token to its first human seat only, the creator's: the
+        others are free (no token, no account) until players take them from the lobby
+        (:mod:`triverse.server.lobby`); until then it has no clock and nobody moves."""
         entry = self.catalog.entry(game_name)
         cls = entry.cls()
         infos = check_seats(entry.title, cls.min_players, cls.max_players, seats, mode)
@@ -175,7 +188,10 @@ class Referee:
             raise ServerError("bad_options", str(exc)) from None
         seed = fresh_seed() if seed is None else self._check_seed(seed)
         state: State[Any] = game.new_initial_state(seed=seed)
-        tokens = tuple(None if kind != "human" else new_token() for kind, _, _ in infos)
+        creator = owner_seats(infos, mode)[:1]
+        tokens = tuple(
+            None if kind != "human" or (mode == "open" and i not in creator) else new_token()
+            for i, (kind, _, _) in enumerate(infos))
         seat_infos = tuple(
             SeatInfo(i, kind, account.name if account is not None and i in owned else name,
                      None if token is None else hash_token(token), think,
@@ -237,6 +253,9 @@ class Referee:
     ) -> datetime | None:
         """Check and make ``seat``'s action ``text`` (the match held); the deadline the action
         arrived after, if it did (the time-out due was recorded instead)."""
+        if live.free_seats:  # an open game: has its last seat been taken elsewhere?
+            await self.matches.catch_up(live)
+        check_started(live)
         check_turn(live.state, seat, move)
         if live.deadline is not None and arrived >= live.deadline:
             missed = live.deadline
@@ -307,6 +326,7 @@ class Referee:
         live = await self.matches.get(match_id)
         await self.seat_of(live, token)
         async with self.matches.hold(live):
+            check_started(live)
             if live.finished:
                 raise ServerError("game_over", "the game is over")
             if live.paused != paused:
@@ -349,6 +369,7 @@ class Referee:
         """
         live = await self.matches.get(match_id, fresh=True)
         seat = await self.seat_of(live, token)
+        check_started(live)
         state = live.state  # states are replaced, never changed in place: no lock needed
         preview = preview_of(state)
         if preview is None:

@@ -190,9 +190,10 @@ class MatchNews:
 
     Every message is ``{"type": "changed", "match", "reason", "move", "origin", "seq"}``;
     ``reason`` is ``move``, ``timeout``, ``pause``, ``presence``, ``clock``, ``seats`` (a seat
-    was taken, claimed or its account deleted: the seats are read again) or ``keys`` (device
+    was taken, claimed or its account deleted: the seats are read again), ``keys`` (device
     keys of the match ended with their session: the sockets opened with one check it again;
-    nothing stored of the match changed); ``seq`` numbers
+    nothing stored of the match changed) or ``withdrawn`` (an open game deleted: its sockets
+    close); ``seq`` numbers
     the process's messages, so that a process that hears the same message on several sockets
     catches up once (:func:`news_key`).
     """

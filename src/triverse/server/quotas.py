@@ -5,7 +5,8 @@
   window, in a storage named by a URI (``memory://`` in this process, ``redis://...`` shared);
 - :class:`ComputerQuota`: unfinished matches without a human seat per client address, and the
   matches with a computer to move on the whole server, checked when a match is created;
-- :class:`SocketQuota`: websockets open at once per match and per client address.
+- :class:`SocketQuota`: websockets open at once per match and per client address, and on
+  the lobby.
 
 Every refusal is a :class:`~triverse.server.errors.ServerError` with ``retry_after`` where
 waiting helps. ``docs/server.md`` ("Security", "Limits") has the defaults and the figures.
@@ -44,6 +45,8 @@ RATE_KINDS = {
     "token_failure": "wrong seat tokens",
     "login": "log-in and sign-up attempts",
     "login_name": "failed log-ins",
+    "join": "seats taken or games withdrawn in the lobby",
+    "lobby": "lobby lists",
     "players": "profile and leaderboard requests",
     "account": "claims and lists of an account's games",
 }
@@ -153,13 +156,36 @@ class ComputerQuota:
 
 
 class SocketQuota:
-    """Websockets open at once, per match and per client address (in this process)."""
+    """Websockets open at once, per match and per client address (in this process), and
+    lobby websockets (``/ws/lobby``): at most ``lobby_sockets``, counted per client address
+    with its match sockets."""
 
-    def __init__(self, sockets_per_match: int, sockets_per_client: int) -> None:
+    def __init__(self, sockets_per_match: int, sockets_per_client: int,
+                 lobby_sockets: int = 1000) -> None:
         self.per_match = sockets_per_match
         self.per_client = sockets_per_client
+        self.lobby_cap = lobby_sockets
+        self.lobby = 0
         self.matches: Counter[str] = Counter()
         self.clients: Counter[str] = Counter()
+
+    def open_lobby(self, client: str) -> None:
+        """Count a new lobby socket, or refuse it (``too_many_sockets``)."""
+        if self.lobby >= self.lobby_cap:
+            raise ServerError("too_many_sockets", f"the lobby has {self.lobby} websockets "
+                              "open, the most it takes")
+        if self.clients[client] >= self.per_client:
+            raise ServerError("too_many_sockets", f"your address has {self.clients[client]} "
+                              "websockets open, the most it may have")
+        self.lobby += 1
+        self.clients[client] += 1
+
+    def close_lobby(self, client: str) -> None:
+        """Forget a socket counted by :meth:`open_lobby`."""
+        self.lobby -= 1
+        self.clients[client] -= 1
+        if self.clients[client] <= 0:
+            del self.clients[client]
 
     def open(self, match_id: str, client: str) -> None:
         """Count a new socket, or refuse it (``too_many_sockets``)."""
@@ -187,4 +213,5 @@ class Quotas:
                  queued: Callable[[], int]) -> None:
         self.rates = RateLimits(settings)
         self.computers = ComputerQuota(settings, running, queued)
-        self.sockets = SocketQuota(settings.sockets_per_match, settings.sockets_per_client)
+        self.sockets = SocketQuota(settings.sockets_per_match, settings.sockets_per_client,
+                                   settings.lobby_sockets)

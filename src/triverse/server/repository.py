@@ -270,13 +270,16 @@ class MatchRepository:
                 seats=seats, moves=moves, rated=row.rated, pace=row.pace,
             )
 
-    async def status(self, match_id: str, known: int) -> Status:
-        """The pause flag, the deadline, and the moves from number ``known`` on."""
+    async def status(self, match_id: str, known: int) -> Status | None:
+        """The pause flag, the deadline, and the moves from number ``known`` on (``None``:
+        the match is gone, an open game withdrawn)."""
         return await self.run(self._status, match_id, known)
 
-    def _status(self, match_id: str, known: int) -> Status:
+    def _status(self, match_id: str, known: int) -> Status | None:
         with self.engine.connect() as connection:
-            row = connection.execute(_STATUS, {"m_id": match_id}).one()
+            row = connection.execute(_STATUS, {"m_id": match_id}).first()
+            if row is None:
+                return None
             moves: list[StoredMove] = []
             if row.move_count > known:
                 moves = [(m.number, m.seat, m.action) for m in connection.execute(

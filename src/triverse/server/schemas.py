@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-Mode = Literal["computer", "hotseat", "online"]
+Mode = Literal["computer", "hotseat", "online", "open"]
 
 MAX_ACTION = 1000
 """The longest action notation a client may send (over REST and the websocket alike)."""
@@ -143,7 +143,8 @@ class CreateMatch(BaseModel):
 
 
 class CreatedSeat(BaseModel):
-    """A seat of a new match, with its secret token (human seats only)."""
+    """A seat of a new match, with its secret token (human seats only; in an open game, the
+    creator's only: the other human seats are free until taken from the lobby)."""
 
     seat: int
     name: str

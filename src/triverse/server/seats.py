@@ -31,9 +31,10 @@ from triverse.server.errors import ServerError, clip
 from triverse.server.live import LiveMatch
 from triverse.server.repository import HeldSeat, KeyedSeat, aware
 
-MODES = ("computer", "hotseat", "online")
+MODES = ("computer", "hotseat", "online", "open")
 """``computer``: one human (or none, to watch) against computer players; ``hotseat``: several
-human seats in one browser; ``online``: human seats invited by link."""
+human seats in one browser; ``online``: human seats invited by link; ``open``: the creator
+takes the first human seat and the others wait in the lobby for whoever takes them."""
 MAX_NAME = 40
 THINK_RANGE = (0.2, 5.0)
 """The seconds a seat's thinking time may be (``SeatRequest.think``), inclusive."""
@@ -166,9 +167,12 @@ def check_seats(
     if mode == "computer" and (humans > 1 or humans == len(out)):
         raise ServerError("bad_seats", "a game against the computer has at most one human "
                           "seat and at least one computer seat")
-    if mode in ("hotseat", "online") and humans < 2:
-        raise ServerError("bad_seats", f"a {mode} game needs at least two human seats "
-                          "(use mode 'computer' for one)")
+    if mode in ("hotseat", "online", "open") and humans < 2:
+        why = ("the creator's and at least one free seat for the lobby" if mode == "open"
+               else "use mode 'computer' for one")
+        article = "an" if mode[0] in "aeiou" else "a"
+        raise ServerError("bad_seats", f"{article} {mode} game needs at least two human seats "
+                          f"({why})")
     return out
 
 
@@ -226,7 +230,7 @@ def my_game_json(held: HeldSeat, token: str, title: str) -> dict[str, Any]:
                     for s in held.everyone],
         "move": match.move_count,
         "to_move": match.to_move,
-        "your_turn": not finished and match.to_move == seat.seat,
+        "your_turn": match.status == "active" and match.to_move == seat.seat,
         "paused": match.paused,
         "finished": finished,
         "result": match.result,

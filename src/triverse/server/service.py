@@ -13,6 +13,8 @@ Each responsibility lives in a part of its own, testable alone:
 - :class:`~triverse.server.advisors.Advisors`: hints and reviews in the worker pool;
 - :class:`~triverse.server.pubsub.MatchNews`: the changes announced on the
   :class:`~triverse.server.pubsub.PubSub`;
+- :class:`~triverse.server.lobby.OpenGames`: open games (joined, withdrawn) and the lobby's
+  list, kept live on its websockets by a :class:`~triverse.server.lobby.LobbyFeed`;
 - :mod:`triverse.server.jobs`: claims that let exactly one process play a computer's turn or
   record a time-out, when several processes share the database.
 - :class:`~triverse.server.push.Push`: Web Push, "your move" queued after a move (a listener
@@ -43,9 +45,10 @@ from triverse.server.errors import ServerError
 from triverse.server.finished import record_json, replay_view
 from triverse.server.jobs import Jobs, give_up, jobs_for
 from triverse.server.live import LiveMatch
+from triverse.server.lobby import Joined, LobbyFeed, OpenGames
 from triverse.server.matches import LiveMatches, LocalMatchCache, MatchCache
 from triverse.server.metrics import ServerMetrics
-from triverse.server.play import CreatedMatch, Referee
+from triverse.server.play import CreatedMatch, Referee, check_started
 from triverse.server.presence import LocalPresence, Presence, RedisPresence
 from triverse.server.pubsub import MatchNews, Message, PubSub
 from triverse.server.push import Push
@@ -139,6 +142,11 @@ class MatchService:
                                          self.clocks, self.repository, self.metrics, self.jobs)
         self.advisors = Advisors(settings, bots, self.jobs, advice_store(settings))
         self.quotas = Quotas(settings, self.computers.busy, self.computers.count)
+        self.open = OpenGames(self.catalog, self.repository, self.matches, self.clocks,
+                              self.news, pubsub, self.referee.seat_of)
+        """Open games: joining, withdrawing, the lobby's list (:mod:`triverse.server.lobby`)."""
+        self.lobby_feed = LobbyFeed(pubsub, self.open.games)
+        """The lobby websockets of this process, and their subscription."""
         self._admitting = asyncio.Lock()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -205,6 +213,7 @@ class MatchService:
         """Stop the deadline scheduler, the computer players and the push sender, give up the
         claims, and close the database."""
         await self.clocks.close()
+        await self.lobby_feed.close()
         for task in self._background:
             task.cancel()
         await asyncio.gather(self.computers.close(), *self._background,
@@ -232,15 +241,33 @@ class MatchService:
         (:class:`~triverse.server.quotas.ComputerQuota`) for ``client``, its address."""
         kinds = [seat.kind for seat in seats]
         if all(kind == "human" for kind in kinds):
-            return await self.referee.create(game_name, options, seats, mode, seed, account,
-                                             rated, pace)
-        async with self._admitting:  # admitted, created and counted before the next one
-            self.quotas.computers.admit(client, kinds)
             created = await self.referee.create(game_name, options, seats, mode, seed,
                                                 account, rated, pace)
-            self.computers.schedule(created.live)
-            self.quotas.computers.created(client, created.match_id, kinds)
+        else:
+            async with self._admitting:  # admitted, created and counted before the next one
+                self.quotas.computers.admit(client, kinds)
+                created = await self.referee.create(game_name, options, seats, mode, seed,
+                                                    account, rated, pace)
+                self.computers.schedule(created.live)  # an open game's wait for its start
+                self.quotas.computers.created(client, created.match_id, kinds)
+        if created.live.free_seats:
+            await self.open.announce("opened", created.match_id)
         return created
+
+    async def join(
+        self, match_id: str, seat: int | None = None, account: Account | None = None,
+        name: str | None = None,
+    ) -> Joined:
+        """Take a free seat of an open game (:meth:`OpenGames.join`); the last one starts it,
+        and its computers if one is to move."""
+        joined = await self.open.join(match_id, seat, account, name)
+        if joined.started:
+            self.computers.schedule(joined.live)
+        return joined
+
+    async def withdraw(self, match_id: str, token: str | None) -> None:
+        """Delete an open game nobody else joined (:meth:`OpenGames.withdraw`)."""
+        await self.open.withdraw(match_id, token)
 
     async def live(self, match_id: str, fresh: bool = False) -> LiveMatch:
         """The match, replayed from the database if it is not in memory. With ``fresh``,
@@ -438,6 +465,7 @@ class MatchService:
         live = await self.matches.get(match_id, fresh=True)
         seat = await self.seat_of(live, token)
         assert seat is not None
+        check_started(live)
         return await self.advisors.hint(live, seat, move)
 
     async def review(self, match_id: str, token: str | None) -> dict[str, Any]:

@@ -150,7 +150,7 @@ def render_view(
         log = log[max(0, len(log) - log_limit):]
     finished = state.is_terminal()
     to_move = None if finished else state.current_player
-    your_turn = seat is not None and to_move == seat
+    your_turn = seat is not None and to_move == seat and not live.free_seats
     legal = (
         [action_json(state, a) for a in state.legal_actions()] if your_turn else []
     )

@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from triverse.server.clock import iso_utc
 from triverse.server.errors import ServerError, clip
 from triverse.server.fanout import Rendered, dumps, public_view, view_key
+from triverse.server.lobby import open_games_message
 from triverse.server.pubsub import PubSub, Subscription, match_channel
 from triverse.server.quotas import client_address
 from triverse.server.schemas import MAX_ACTION, whole
@@ -47,6 +48,9 @@ MAX_DEPTH = 32
 is ``bad_json``, well before Python's parser (or the reply echoing the ``id``) runs out of
 stack."""
 CLOSE_LIMITED = 4429
+CLOSE_SERVER_ERROR = 1011
+"""The standard close code of a server that cannot go on (a lobby socket whose list cannot be
+read: the database away); the client reconnects later."""
 
 
 class _Gone(Exception):
@@ -261,11 +265,20 @@ class MatchConnection:
 
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if self.service.news.from_elsewhere(message):
-                await self.service.catch_up(self.match_id, message)
-            if message.get("reason") in ("keys", "seats", None):
-                await self._check_key(news=True)
-            await self.send_view()
+            try:
+                if message.get("reason") == "withdrawn":
+                    raise ServerError("unknown_match", f"match {self.match_id!r} was "
+                                      "withdrawn from the lobby")
+                if self.service.news.from_elsewhere(message):
+                    await self.service.catch_up(self.match_id, message)
+                if message.get("reason") in ("keys", "seats", None):
+                    await self._check_key(news=True)
+                await self.send_view()
+            except ServerError as exc:
+                if exc.code != "unknown_match":
+                    raise
+                await self._close(CLOSE_UNKNOWN_MATCH, exc)  # an open game withdrawn
+                raise _Gone from None
 
     async def _receive_loop(self) -> None:
         while True:
@@ -387,3 +400,108 @@ def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     if not isinstance(message, dict):
         return ServerError("bad_request", "a message is a JSON object with a 'type'")
     return message
+
+
+class LobbyConnection:
+    """One open lobby websocket (``/ws/lobby``): the open games at once, then again after
+    every change (:class:`~triverse.server.lobby.LobbyFeed`); it answers ``ping`` with
+    ``pong``. Sockets count against the lobby's cap and their client address's
+    (:class:`~triverse.server.quotas.SocketQuota`)."""
+
+    def __init__(self, websocket: WebSocket, service: MatchService) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.client = client_address(websocket)
+        self._send_lock = asyncio.Lock()
+        self._last: str | None = None
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        async with self._send_lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                raise _Gone
+            try:
+                await self.websocket.send_text(message if isinstance(message, str)
+                                               else dumps(message))
+            except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+                raise _Gone from exc
+
+    async def send_games(self, text: str) -> None:
+        """Send the list, unless it is the one sent last."""
+        if text != self._last:
+            self._last = text
+            await self.send(text)
+
+    async def run(self) -> None:
+        """Accept, then serve until the client leaves."""
+        await self.websocket.accept()
+        sockets = self.service.quotas.sockets
+        try:
+            await self.service.quotas.rates.hit("lobby", self.client)
+            sockets.open_lobby(self.client)
+        except ServerError as exc:
+            with contextlib.suppress(_Gone):
+                await self.send({"type": "error", **exc.to_json(), "id": None,
+                                 **({"retry_after": exc.retry_after}
+                                    if exc.retry_after is not None else {})})
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code=CLOSE_LIMITED, reason=exc.code)
+            return
+        try:
+            feed = self.service.lobby_feed
+            watcher = await feed.watch()
+            try:
+                try:
+                    games = await self.service.open.games()
+                except Exception:
+                    log.exception("cannot read the open games for a lobby socket")
+                    with contextlib.suppress(_Gone):
+                        await self.send({"type": "error", "code": "server_error", "message":
+                                         "the server cannot read the open games now", "id": None})
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(code=CLOSE_SERVER_ERROR, reason="server_error")
+                    return
+                await self.send_games(open_games_message(games))
+                async with anyio.create_task_group() as group:
+
+                    async def side(loop: Callable[[], Awaitable[None]]) -> None:
+                        try:
+                            await loop()
+                        except _Gone:
+                            pass
+                        finally:
+                            group.cancel_scope.cancel()
+
+                    async def forward() -> None:
+                        while True:
+                            await self.send_games(await watcher.next())
+
+                    group.start_soon(side, self._receive_loop)
+                    group.start_soon(side, forward)
+            finally:
+                feed.unwatch(watcher)
+        except _Gone:
+            pass
+        finally:
+            sockets.close_lobby(self.client)
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise _Gone
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                with contextlib.suppress(UnicodeDecodeError):
+                    text = message["bytes"].decode("utf-8")
+            parsed = _parse(text, self.service.settings.max_body)
+            if isinstance(parsed, ServerError):
+                await self.send({"type": "error", **parsed.to_json(), "id": None})
+                continue
+            request_id = parsed.get("id")
+            if parsed.get("type") == "ping":
+                await self.send({"type": "pong", "id": request_id,
+                                 "server_time": iso_utc(self.service.clock.now())})
+            else:
+                await self.send({"type": "error", "code": "bad_request", "message":
+                                 f"unknown message type {clip(parsed.get('type'))}; the lobby "
+                                 "takes ping", "id": request_id})

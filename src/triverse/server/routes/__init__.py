@@ -7,6 +7,7 @@
 - :mod:`.records`: finished games' records and replays;
 - :mod:`.languages`: the browser's translation catalogues;
 - :mod:`.accounts`: accounts and sessions (sign up, log in and out, password, deletion);
+- :mod:`.lobby`: open games (the lobby's list and its websocket, joining, withdrawing);
 - :mod:`.ratings`: leaderboards, a match's rating changes, public profiles;
 - :mod:`.push`: Web Push (the server's key, subscriptions, the outbox);
 - :mod:`.pages`: the web UI's pages and static files.
@@ -24,6 +25,7 @@ from triverse.server.routes import (
     advice,
     games,
     languages,
+    lobby,
     matches,
     play,
     push,
@@ -33,7 +35,7 @@ from triverse.server.routes import (
 
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
-    languages.router, accounts.router, ratings.router, push.router,
+    languages.router, accounts.router, ratings.router, push.router, lobby.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 

@@ -35,8 +35,11 @@ async def create_match(body: CreateMatch, request: Request, service: Service,
     """Create a match. The answer holds every human seat's secret token and invite link:
     hand each link to whoever plays that seat (in hot-seat, keep them all). Logged in (the
     session cookie and its ``X-CSRF-Token``), the creator's seat (every seat in hot-seat)
-    belongs to the account. Limited per client address (``429 rate_limited``, ``429
-    too_many_computer_matches``) and by the computer players' queue (``503 server_busy``)."""
+    belongs to the account. In mode ``open`` only the creator's seat (the first human one)
+    has a token: the others are free, listed in the lobby (``GET /api/lobby``) until players
+    take them (``POST /api/matches/{id}/join``). Limited per client address (``429
+    rate_limited``, ``429 too_many_computer_matches``) and by the computer players' queue
+    (``503 server_busy``)."""
     created = await service.create(
         body.game, body.options,
         [SeatRequest(s.kind, s.name, s.think) for s in body.seats], body.mode, body.seed,
