@@ -12,7 +12,8 @@ from web_support import LiveServer
 
 from triverse.games import available_games
 
-PAGES = ["/", "/rules/", *(f"/rules/{name}.html" for name in available_games())]
+PAGES = ["/", "/rules/", *(f"/rules/{name}.html" for name in available_games()),
+         "/players/nobody_here", "/leaderboard/triangles?players=2"]
 
 
 def _violations(page: Any) -> list[str]:

@@ -211,8 +211,9 @@ def test_the_language_chosen_in_preferences_is_kept_and_applied(server: LiveServ
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='true']")
     assert page.evaluate("() => document.documentElement.lang") == "en"
-    page.click("#prefs-button")
+    page.click("#prefs-button")   # Preferences' module is imported at the first press
     choice = page.locator("dialog.prefs-dialog #pref-language")
+    choice.wait_for()
     assert choice.locator("option").evaluate_all("els => els.map(e => [e.value, e.textContent])") \
         == [["en", "English"], ["pl", "Polski"], ["fr", "Français"]]
     with page.expect_navigation():

@@ -1,5 +1,6 @@
-"""The web UI: ``/``, the invite and spectator links (all ``index.html``), and its files; and
-the API's documentation page, ``/docs``.
+"""The web UI: ``/``, the invite and spectator links, the players' profiles and the
+leaderboards (all ``index.html``), its service worker (``/sw.js``) and its files; and the API's
+documentation page, ``/docs``.
 
 Every page keeps its scripts and styles in files of the server's own, so that the
 Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
@@ -26,6 +27,11 @@ RULES_PAGE = re.compile(r"[a-z0-9-]+\.html")
 VARY = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
 """A page written in the request's language."""
 
+UI_PAGES = ("/", "/play/{match_id}", "/watch/{match_id}", "/players/{name}",
+            "/leaderboard/{game}")
+"""The addresses of the UI's page (``index.html``; ``main.js`` draws what each one shows):
+the lobby, a seat, a spectator, a player's profile, a game's leaderboard."""
+
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Triverse</title></head>
 <body><h1>Triverse</h1><p>The server is running, but the web UI is not installed here.</p>
@@ -46,17 +52,21 @@ def pages_router(web_dir: Path) -> APIRouter:
         html = localized_index(page.read_text(encoding="utf-8"), lang)
         return HTMLResponse(html, headers={**VARY, "Content-Language": lang})
 
-    @router.get("/")
-    async def home(request: Request) -> Response:
+    async def page(request: Request) -> Response:
         return index(request)
 
-    @router.get("/play/{match_id}")
-    async def play(match_id: str, request: Request) -> Response:
-        return index(request)
+    for path in UI_PAGES:
+        router.add_api_route(path, page, methods=["GET"])
 
-    @router.get("/watch/{match_id}")
-    async def watch(match_id: str, request: Request) -> Response:
-        return index(request)
+    @router.get("/sw.js")
+    async def service_worker() -> Response:
+        """The service worker of "your move" notifications, for the whole site (scope ``/``);
+        never cached, so that a new one takes over at the next visit."""
+        script = web_dir / "sw.js"
+        if not script.is_file():
+            raise HTTPException(404)
+        return FileResponse(script, media_type="text/javascript", headers={
+            "Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
 
     @router.get("/rules/")
     async def rules_index(request: Request) -> Response:

@@ -1,5 +1,10 @@
 // The REST API (docs/protocol.md). Every refusal becomes an ApiError with the server's code
 // and message, which the UI shows as it is.
+//
+// The one place that fetches: it also keeps, in memory only, the CSRF token of the logged-in
+// session (GET /api/session, sign-up, log-in) and sends it as X-CSRF-Token with every request
+// that changes something (anything but GET), as the server asks of a request made on the
+// session cookie.
 
 import { t } from "./i18n.js";
 
@@ -11,10 +16,18 @@ export class ApiError extends Error {
   }
 }
 
+let csrf = null;
+
+/** Keep the session's CSRF token (null: logged out). */
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 async function call(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`; // a header: never in a URL or a log
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let answer;
   try {
     answer = await fetch(path, {
@@ -59,6 +72,34 @@ export const api = {
   replay: (id, k) =>
     call("GET", `/api/matches/${encodeURIComponent(id)}/replay/${k}?log=1`),
   record: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/record`),
+
+  // --- accounts and sessions ---
+  session: () => call("GET", "/api/session"),
+  signUp: (name, password) => call("POST", "/api/accounts", { body: { name, password } }),
+  logIn: (name, password) => call("POST", "/api/session", { body: { name, password } }),
+  logOut: () => call("DELETE", "/api/session"),
+  changePassword: (password, newPassword) =>
+    call("POST", "/api/session/password", { body: { password, new_password: newPassword } }),
+  deleteAccount: (password) => call("DELETE", "/api/account", { body: { password } }),
+  claim: (tokens) => call("POST", "/api/account/claim", { body: { tokens } }),
+  accountGames: () => call("GET", "/api/account/games"),
+
+  // --- open games ---
+  lobby: () => call("GET", "/api/lobby"),
+  join: (id, seat) => call("POST", `/api/matches/${encodeURIComponent(id)}/join`,
+    { body: seat === undefined || seat === null ? {} : { seat } }),
+  withdraw: (id, token) => call("DELETE", `/api/matches/${encodeURIComponent(id)}/open`, { token }),
+
+  // --- ratings and players ---
+  leaderboard: (game, players) =>
+    call("GET", `/api/ratings/${encodeURIComponent(game)}${players ? `?players=${players}` : ""}`),
+  matchRatings: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/ratings`),
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+
+  // --- push ---
+  pushKey: () => call("GET", "/api/push/key"),
+  subscribePush: (subscription) => call("POST", "/api/push/subscriptions", { body: subscription }),
+  unsubscribePush: (endpoint) => call("DELETE", "/api/push/subscriptions", { body: { endpoint } }),
 };
 
 export const recordUrl = (id) => `/api/matches/${encodeURIComponent(id)}/record`;

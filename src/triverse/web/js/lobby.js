@@ -1,13 +1,12 @@
-// The lobby: the games (from GET /api/games, each card drawn once its module has loaded), the
-// New Game dialog built from each game's option specs, the invite links of an online game, and
-// "My games".
-import { api, recordUrl } from "./api.js";
+// The lobby: the games (from GET /api/games, each card drawn once its module has loaded), with
+// their New game buttons (the dialog is new-game.js's, imported on the first press), the open
+// games (lobby-open.js) and "My games" (lobby-mine.js).
 import { artOf, loadCatalogue, loadFailure, loadGames, playable, rulesOf, uiFor } from "./games.js";
+import { renderMyGames, watchMyGames } from "./lobby-mine.js";
+import { renderOpenGames } from "./lobby-open.js";
 import { statsOf, tallyOf } from "./stats.js";
-import { addSeat, forgetMatch, saveInvites, seats } from "./store.js";
-import { h, openDialog, notice, copyText, download, ordinal } from "./ui.js";
-import { dataText, formatDate, formatNumber, t, tc, tn } from "./i18n.js";
-import { computerName, displayNames, levelName } from "./names.js";
+import { h } from "./ui.js";
+import { dataText, formatNumber, t, tc } from "./i18n.js";
 
 export async function renderLobby(root) {
   document.title = "Triverse";
@@ -15,13 +14,18 @@ export async function renderLobby(root) {
   const mine = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-title" },
     h("h2", { id: "my-games-title" }, t("My games")),
     h("p", { class: "muted" }, t("Loading…")));
+  const openGames = h("section", { class: "open-games", id: "open-games", "aria-labelledby": "open-games-title" },
+    h("h2", { id: "open-games-title" }, t("Open games")));
   root.replaceChildren(
     h("section", { class: "lobby-intro" },
       h("h1", {}, t("Five tri games, one table")),
-      h("p", {}, t("Play against the computer, pass one screen around, or invite friends with a link."))),
+      h("p", {}, t("Play against the computer, pass one screen around, invite friends with a link, or take a seat in an open game."))),
     h("section", { class: "games", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title", class: "sr-only" }, t("Games")), gamesList),
+    openGames,
     mine);
+  // Logging in or out (or claiming this browser's games) changes "My games".
+  window.addEventListener("triverse:account", () => renderMyGames(mine));
 
   let data;
   try {
@@ -36,7 +40,9 @@ export async function renderLobby(root) {
   // The games with a table first, then the others (each in the catalogue's order).
   const games = [...data.games.filter(playable), ...data.games.filter((g) => !playable(g))];
   gamesList.replaceChildren(...games.map((g) => gameCard(g, data)));
+  renderOpenGames(openGames, data);
   renderMyGames(mine);
+  watchMyGames(mine);
 }
 
 /** Why a game listed by the server cannot be played in this browser: {badge, note}, or null
@@ -67,9 +73,11 @@ function gameCard(game, data) {
       h("div", { class: "game-card-actions" },
         can
           ? h("button", { type: "button", class: "primary", "data-new-game": game.name,
-            "aria-label": t("New game of {game}", { game: game.title }), onclick: () => newGameDialog(game, data) }, t("New game"))
+            "aria-label": t("New game of {game}", { game: game.title }), onclick: async () => (await import("./new-game.js")).newGameDialog(game, data) }, t("New game"))
           : null,
-        rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null)));
+        rules ? h("a", { href: rules, class: "button-link", "aria-label": t("Rules of {game}", { game: game.title }) }, t("Rules")) : null,
+        can ? h("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "card-link", "data-leaderboard": game.name,
+          "aria-label": t("Leaderboard of {game}", { game: game.title }) }, t("Leaderboard")) : null)));
 }
 
 /** The statistics against the computer kept in this browser, one row per board played. */
@@ -98,382 +106,4 @@ function gameArt(markup) {
   s.setAttribute("viewBox", "0 0 60 52");
   s.innerHTML = markup;
   return s;
-}
-
-// --- the New Game dialog ----------------------------------------------------------------------
-const MODES = ["computer", "hotseat", "online"];
-
-function modeText(mode, hides) {
-  if (mode === "computer") return [t("Against the computer"), t("You and computer players.")];
-  if (mode === "online") return [t("Online"), t("Invite links for each seat, and a link for spectators.")];
-  return [t("Hot-seat"), hides ? t("Several people on this screen; the tiles hide between turns.")
-    : t("Take turns on this screen; nothing is hidden.")];
-}
-
-// A searching computer's thinking time per move: seconds or "" (the game's default). Only the
-// choices within the server's range (`think` of GET /api/games) are offered.
-const THINK_CHOICES = [0.3, "", 2, 5];
-
-function thinkLabel(v, normal) {
-  if (v === "") return t("Normal ({n} s)", { n: formatNumber(normal) });
-  const n = formatNumber(v);
-  return v < 1 ? t("Quick ({n} s)", { n }) : v < 5 ? t("Deep ({n} s)", { n }) : t("Deepest ({n} s)", { n });
-}
-
-function thinkChoices(game, data) {
-  const range = data.think || { minimum: 0.2, maximum: 5 };
-  const normal = game.think_default || 0.8;
-  return THINK_CHOICES
-    .filter((v) => v === "" || (v >= range.minimum && v <= range.maximum))
-    .map((v) => [v, thinkLabel(v, normal)]);
-}
-
-export function newGameDialog(game, data) {
-  const ui = uiFor(game.name);
-  const modes = data.modes.filter((m) => MODES.includes(m));
-  const state = { mode: modes[0], players: game.default_players };
-  const form = h("form", { class: "new-game", novalidate: true, onsubmit: (e) => e.preventDefault() });
-
-  // Hot-seat hides nothing in a game without hidden information (no pass screen).
-  const hides = !ui || Boolean(ui.passScreen);
-  const modeSet = h("fieldset", { class: "modes" }, h("legend", {}, t("How to play")),
-    ...modes.map((m, i) => h("label", { class: "radio" },
-      h("input", { type: "radio", name: "mode", value: m, checked: i === 0,
-        onchange: () => { state.mode = m; drawSeats(); } }),
-      h("span", {}, h("strong", {}, modeText(m, hides)[0]), h("small", {}, modeText(m, hides)[1])))));
-
-  const counts = [];
-  for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
-  const countSelect = h("select", { id: "ng-players", name: "players",
-    onchange: () => { state.players = Number(countSelect.value); drawSeats(); } },
-  ...counts.map((n) => h("option", { value: n, selected: n === state.players }, tn("{n} player", "{n} players", n))));
-
-  const seatsBox = h("div", { class: "seats" });
-  const seatRows = [];
-  const thinkers = data.think ? data.think.levels : ["veteran"];
-  const thinks = thinkChoices(game, data);
-  function drawSeats() {
-    const old = seatRows.splice(0).map((r) => ({ kind: r.kind.value, name: r.name.value, think: r.think.value }));
-    seatsBox.replaceChildren();
-    for (let i = 0; i < state.players; i++) {
-      const prev = old[i];
-      const kinds = [["human", t("Human")], ...data.levels.map((l) => [l, computerName(l)])]
-        .filter(([k]) => (state.mode === "computer" ? (i === 0) === (k === "human")
-          : i >= 2 || k === "human"));
-      const allowed = kinds.map(([k]) => k);
-      const kind = prev && allowed.includes(prev.kind) ? prev.kind
-        : allowed.includes("human") ? "human" : allowed.at(-1);
-      const kindSelect = h("select", { name: `kind-${i}`, "aria-label": t("Seat {n}: who plays", { n: i + 1 }),
-        disabled: kinds.length === 1 },
-      ...kinds.map(([k, label]) => h("option", { value: k, selected: k === kind }, label)));
-      // Left empty, a human seat is "You" on its own screen against the computer (names.js).
-      const nameInput = h("input", { type: "text", name: `name-${i}`, maxlength: 40,
-        "aria-label": t("Seat {n}: name", { n: i + 1 }),
-        placeholder: state.mode === "computer" ? t("You") : t("Player {n}", { n: i + 1 }),
-        value: prev && prev.name ? prev.name : "" });
-      // A computer that searches (the veteran) may be given its thinking time per move.
-      const thinkSelect = h("select", { id: `ng-think-${i}`, name: `think-${i}` },
-        ...thinks.map(([v, label]) => h("option", { value: v, selected: String(v) === (prev ? prev.think : "") }, label)));
-      const thinkLabel = h("label", { class: "think-label", for: `ng-think-${i}` }, t("Thinking time"),
-        h("span", { class: "sr-only" }, " ", t("of seat {n}", { n: i + 1 })));
-      const sync = () => {
-        nameInput.disabled = kindSelect.value !== "human";
-        const shown = thinkers.includes(kindSelect.value);
-        thinkLabel.hidden = !shown;
-        thinkSelect.hidden = !shown;
-      };
-      kindSelect.addEventListener("change", sync);
-      sync();
-      seatRows.push({ kind: kindSelect, name: nameInput, think: thinkSelect });
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, formatNumber(i + 1)), kindSelect, nameInput,
-        thinkLabel, thinkSelect));
-    }
-  }
-  drawSeats();
-
-  const optionInputs = {};
-  const main = [], advanced = [];
-  // Controls that set several options at once (Triangles' Board: stars and device).
-  const custom = (ui ? ui.customOptions : []).map((c) => ({ ...c, control: c.build(game) }));
-  const covered = new Set(custom.flatMap((c) => c.covers));
-  main.push(...custom.map((c) => c.control.row));
-  for (const spec of game.options) {
-    if (covered.has(spec.name)) continue;
-    const input = optionInput(spec, game);
-    optionInputs[spec.name] = input;
-    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(optionRow(spec, input, game, ui));
-  }
-  const seed = new URLSearchParams(location.search).get("seed");
-
-  const error = h("p", { class: "form-error", role: "alert" });
-  form.append(modeSet,
-    h("fieldset", {}, h("legend", {}, t("Players")),
-      h("div", { class: "option-row" }, h("label", { for: "ng-players" }, t("Number of players")), countSelect),
-      seatsBox),
-    h("fieldset", {}, h("legend", {}, t("Options")), ...main,
-      advanced.length ? h("details", {}, h("summary", {}, t("More options")), ...advanced) : null),
-    error);
-
-  openDialog({
-    title: t("New game of {game}", { game: game.title }), body: form, className: "new-game-dialog",
-    actions: [{ label: t("Cancel"), value: null }, { label: t("Start"), value: "start", primary: true }],
-    onOpen: (dlg, close) => {
-      const start = dlg.querySelector('button[data-value="start"]');
-      // Replace the default close-on-click of "Start" with a submit that may fail.
-      const clone = start.cloneNode(true);
-      start.replaceWith(clone);
-      clone.addEventListener("click", async () => {
-        error.textContent = "";
-        const body = {
-          game: game.name, mode: state.mode,
-          seats: seatRows.map((r) => {
-            const kind = r.kind.value;
-            const name = r.name.value.trim();
-            if (kind === "human") return name ? { kind, name } : { kind };
-            // "Normal" sends nothing: the server's default for the game.
-            return thinkers.includes(kind) && r.think.value !== "" ? { kind, think: Number(r.think.value) } : { kind };
-          }),
-          options: {},
-        };
-        for (const spec of game.options) {
-          if (covered.has(spec.name)) continue;
-          const v = readOption(spec, optionInputs[spec.name]);
-          if (v !== undefined) body.options[spec.name] = v;
-        }
-        for (const c of custom) Object.assign(body.options, c.control.read());
-        if (seed !== null && seed !== "") body.seed = Number(seed);
-        clone.disabled = true;
-        try {
-          const created = await api.createMatch(body);
-          close("created");
-          afterCreate(created, game);
-        } catch (err) {
-          error.textContent = err.message;
-          clone.disabled = false;
-        }
-      });
-    },
-  });
-}
-
-/** An option's row: its label (the server's, GET /api/games, in the player's language from the
- * catalogues' context "option"), its control, and one line of explanation: the chosen choice's
- * when the choices have words, else the option's help. */
-function optionRow(spec, input, game, ui) {
-  const label = spec.label ? dataText("option", spec.label)
-    : (ui && ui.optionLabels[spec.name]) || spec.name.replace(/_/g, " ");
-  const choices = spec.choice_labels || [];
-  const chosen = () => {
-    const value = spec.type === "bool" ? input.checked : input.value;
-    return choices.find((c) => String(c.value) === String(value));
-  };
-  const helpText = () => {
-    const c = chosen();
-    if (c) return dataText("option", c.explanation);
-    if (spec.name === "variant" && game.variants[input.value]) return dataText("variant", game.variants[input.value]);
-    return (ui && ui.optionHelp[spec.name]) || dataText("option", spec.help);
-  };
-  const help = h("small", { class: "help", id: `${input.id}-help`, "data-explanation": spec.name }, helpText());
-  input.addEventListener("change", () => { help.textContent = helpText(); });
-  input.setAttribute("aria-describedby", `${input.id}-help`);
-  return h("div", { class: `option-row${spec.type === "bool" ? " option-check" : ""}`, "data-option": spec.name },
-    h("label", { for: input.id }, label), input, help);
-}
-
-function optionInput(spec, game) {
-  const id = `opt-${spec.name}`;
-  if (spec.choices && spec.choices.length) {
-    const words = new Map((spec.choice_labels || []).map((c) => [String(c.value), dataText("option", c.label)]));
-    return h("select", { id, name: spec.name },
-      ...spec.choices.map((c) => h("option", { value: c, selected: c === spec.default },
-        words.get(String(c)) ?? String(c))));
-  }
-  if (spec.type === "bool") {
-    return h("input", { id, type: "checkbox", name: spec.name, checked: Boolean(spec.default) });
-  }
-  if (spec.type === "int") {
-    const small = spec.minimum !== null && spec.maximum !== null && spec.maximum - spec.minimum <= 8;
-    if (small) {
-      const options = [];
-      for (let n = spec.minimum; n <= spec.maximum; n++) {
-        options.push(h("option", { value: n, selected: n === spec.default }, String(n)));
-      }
-      return h("select", { id, name: spec.name }, ...options);
-    }
-    return h("input", { id, type: "number", name: spec.name, value: spec.default,
-      min: spec.minimum ?? undefined, max: spec.maximum ?? undefined, step: 1, inputmode: "numeric" });
-  }
-  return h("input", { id, type: "text", name: spec.name, value: spec.default ?? "" });
-}
-
-function readOption(spec, input) {
-  if (spec.type === "bool") return input.checked;
-  if (spec.type === "int") {
-    if (input.value === "") return undefined;
-    const n = Number(input.value);
-    return Number.isInteger(n) ? n : input.value;   // the server names a bad value
-  }
-  return input.value;
-}
-
-function afterCreate(created, game) {
-  const humans = created.seats.filter((s) => s.token);
-  if (created.mode === "online") {
-    const mine = humans[0];
-    addSeat({ match_id: created.match_id, seat: mine.seat, token: mine.token, game: game.name, mode: "online" });
-    const invites = humans.slice(1).map((s) => ({ seat: s.seat, name: s.name, url: s.url }));
-    saveInvites(created.match_id, { seats: invites, spectator: created.spectator_url });
-    showInvites(created.match_id, game.title, invites, created.spectator_url, mine.link);
-    return;
-  }
-  for (const s of humans) {
-    addSeat({ match_id: created.match_id, seat: s.seat, token: s.token, game: game.name, mode: created.mode });
-  }
-  const target = created.mode === "hotseat" ? `/play/${created.match_id}` : humans.length ? humans[0].link : created.spectator_link;
-  window.triverseNavigate(target);
-}
-
-export function showInvites(matchId, title, invites, spectatorUrl, ownLink) {
-  const row = (label, url, attrs) => {
-    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": t("{who}: link", { who: label }), ...attrs });
-    return h("div", { class: "invite-row" },
-      h("span", { class: "invite-label" }, label), input,
-      h("button", { type: "button", onclick: async () => {
-        input.select();
-        notice((await copyText(url)) ? t("Link copied.") : t("Select the link and copy it."));
-      } }, t("Copy")));
-  };
-  const body = h("div", { class: "invites" },
-    h("p", {}, t("Send each player their own link: whoever opens it plays that seat. Keep your own seat's link to yourself.")),
-    ...invites.map((s) => row(t("{name} (seat {n})", { name: s.name, n: s.seat + 1 }), s.url, { "data-invite-seat": s.seat })),
-    row(t("Spectators"), spectatorUrl, { "data-spectator-link": "" }));
-  return openDialog({
-    title: t("Invite players: {game}", { game: title }), body, className: "invite-dialog",
-    actions: ownLink ? [{ label: t("Later"), value: null }, { label: t("Play my seat"), value: "play", primary: true }]
-      : [{ label: t("Close"), value: null, primary: true }],
-  }).then((v) => {
-    if (v === "play" && ownLink) window.triverseNavigate(ownLink);
-  });
-}
-
-// --- My games ---------------------------------------------------------------------------------
-/** A match's mode in words (the badge of My games). */
-function modeName(mode) {
-  if (mode === "computer") return t("against the computer");
-  if (mode === "hotseat") return t("hot-seat");
-  if (mode === "online") return t("online");
-  return mode;
-}
-
-async function renderMyGames(section) {
-  const mine = seats();
-  const title = section.querySelector("h2");
-  if (!mine.length) {
-    section.replaceChildren(title, h("p", { class: "muted" }, t("Games you play in this browser appear here.")));
-    return;
-  }
-  let data;
-  try {
-    data = await api.myGames(mine.map((s) => s.token));
-  } catch (err) {
-    section.replaceChildren(title, h("p", { class: "error" }, t("Your games cannot be listed: {error}", { error: err.message })));
-    return;
-  }
-  const byMatch = new Map();
-  for (const m of data.matches) {
-    if (!byMatch.has(m.match_id)) byMatch.set(m.match_id, { ...m, mySeats: [] });
-    byMatch.get(m.match_id).mySeats.push(m);
-  }
-  const matches = [...byMatch.values()];
-  const open = matches.filter((m) => !m.finished), done = matches.filter((m) => m.finished);
-  section.replaceChildren(title,
-    h("h3", {}, t("Unfinished")),
-    open.length ? h("ul", { class: "match-list" }, ...open.map(matchItem)) : h("p", { class: "muted" }, t("None.")),
-    h("h3", {}, t("Finished")),
-    done.length ? h("ul", { class: "match-list" }, ...done.map(matchItem)) : h("p", { class: "muted" }, t("None yet.")));
-}
-
-function playersText(m, names) {
-  return m.players.map((p, i) => (p.kind !== "human" && p.name !== names[i]
-    ? t("{name} ({level})", { name: names[i], level: levelName(p.kind) }) : names[i])).join(", ");
-}
-
-function matchItem(m) {
-  const when = formatDate(m.updated_at);
-  const names = displayNames(m.players);
-  const mineNames = m.mySeats.map((s) => names[s.seat] ?? s.name).join(" & ");
-  let status;
-  if (m.finished && m.result) {
-    const order = m.players.map((p, i) => ({ i, score: m.result.scores[i], rank: m.result.ranks[i] }))
-      .sort((a, b) => a.rank - b.rank);
-    status = order.map((o) => t("{place} {name} {score}", { place: ordinal(o.rank), name: names[o.i], score: formatNumber(o.score) })).join(" · ");
-  } else {
-    const turn = m.mySeats.some((s) => s.your_turn);
-    const move = formatNumber(m.move);
-    status = turn ? (m.paused ? t("Your turn · move {move} · paused", { move }) : t("Your turn · move {move}", { move }))
-      : (m.paused ? t("Waiting · move {move} · paused", { move }) : t("Waiting · move {move}", { move }));
-  }
-  const link = m.mode === "hotseat" ? `/play/${m.match_id}` : m.mySeats[0].link;
-  const actions = [];
-  if (!m.finished) {
-    actions.push(h("a", { href: link, class: "button-link primary", "data-continue": m.match_id }, t("Continue")));
-  } else {
-    actions.push(
-      h("a", { href: `/watch/${m.match_id}?replay=0`, class: "button-link", "data-replay": m.match_id }, t("Replay")),
-      h("a", { href: recordUrl(m.match_id), download: `${m.game}-${m.match_id}.json`, class: "button-link",
-        "data-download": m.match_id }, t("Download record")),
-      h("button", { type: "button", "data-export": m.match_id, onclick: () => exportRecord(m) }, t("Export")));
-  }
-  actions.push(h("button", { type: "button", class: "quiet", onclick: async (e) => {
-    const ok = await openDialog({
-      title: t("Forget this game?"),
-      body: h("p", {}, t("This browser forgets its seats in this game. The game itself stays on the server; an invite link opens it again.")),
-      actions: [{ label: t("Keep"), value: null }, { label: t("Forget"), value: "forget", danger: true }],
-    });
-    if (ok) {
-      forgetMatch(m.match_id);
-      e.target.closest("li").remove();
-    }
-  } }, t("Forget")));
-  return h("li", { class: "match-item", "data-match": m.match_id },
-    h("div", { class: "match-item-main" },
-      h("strong", {}, m.title), " ", h("span", { class: "badge mode" }, modeName(m.mode)),
-      h("div", { class: "muted" }, t("{players} — you: {mine}", { players: playersText(m, names), mine: mineNames })),
-      h("div", { class: "match-status" }, status),
-      h("div", { class: "muted small" }, t("Last played {when}", { when }))),
-    h("div", { class: "match-item-actions" }, ...actions));
-}
-
-/** Export a finished game: the record as JSON, or the moves as plain text. */
-async function exportRecord(m) {
-  let record;
-  try {
-    record = await api.record(m.match_id);
-  } catch (err) {
-    notice(err.message, "error");
-    return;
-  }
-  const text = recordText(record);
-  const area = h("textarea", { readonly: true, rows: 12, class: "export-text", "aria-label": t("The game as text") }, text);
-  const choice = await openDialog({
-    title: t("Export: {game}", { game: m.title }), body: h("div", {}, h("p", {}, t("The moves in the game's notation, one a line. The JSON record replays with `triverse replay`.")), area),
-    actions: [{ label: t("Close"), value: null }, { label: t("Copy text"), value: "copy" },
-      { label: t("Save as text"), value: "txt" }, { label: t("Save JSON record"), value: "json", primary: true }],
-  });
-  if (choice === "copy") notice((await copyText(text)) ? t("Copied.") : t("Select the text and copy it."));
-  if (choice === "txt") download(`${record.game}-${m.match_id}.txt`, text, "text/plain");
-  if (choice === "json") download(`${record.game}-${m.match_id}.json`, JSON.stringify(record, null, 1));
-}
-
-export function recordText(record) {
-  const lines = [
-    `# ${record.game} (${Object.entries(record.options || {}).map(([k, v]) => `${k}=${v}`).join(", ")})`,
-    `# players: ${record.players.map((p) => `${p.name} [${p.kind}]`).join(", ")}`,
-    `# seed: ${record.seed}`,
-  ];
-  if (record.result) {
-    lines.push(`# result: ${record.result.scores.join(" ")} (ranks ${record.result.ranks.join(" ")})`);
-  }
-  record.actions.forEach((a, i) => lines.push(`${i + 1}. ${a}`));
-  return `${lines.join("\n")}\n`;
 }

@@ -1,25 +1,60 @@
-// The entry point: one page, three kinds of address.
-//   /                      the lobby (games, New Game, My games)
+// The entry point: one page, five kinds of address.
+//   /                      the lobby (games, New Game, open games, My games)
 //   /play/{id}?seat=N#tok  a seat at a table (an invite link), or hot-seat
 //   /watch/{id}[?replay=K] a spectator; with replay, step through a finished game
+//   /players/{name}        a player's public profile
+//   /leaderboard/{game}    a game's leaderboard (?players=N)
+// Every page has the account button in its header (session.js).
+import { account, mountAccount } from "./session.js";
+import { api } from "./api.js";
 import { initI18n } from "./i18n.js";
-import { openPreferences } from "./prefs.js";
+import { addSeat, seatsOf } from "./store.js";
 
 window.triverseNavigate = (url) => { location.assign(url); };
 
-document.getElementById("prefs-button").addEventListener("click", () => openPreferences());
+// Preferences' module (with Triangles' themes) only when the button is pressed.
+document.getElementById("prefs-button").addEventListener("click", async () => {
+  (await import("./prefs.js")).openPreferences();
+});
+
+/** A logged-in player opening a game of theirs on a device that holds no seat of it (a
+ * notification's link): the seat's link for this browser, from the account's games. */
+async function seatFromAccount(matchId) {
+  if (!account() || seatsOf(matchId).length || location.hash.length > 1) return;
+  try {
+    const { matches } = await api.accountGames();
+    for (const m of matches.filter((g) => g.match_id === matchId)) {
+      const token = decodeURIComponent(new URL(m.link, location.origin).hash.slice(1));
+      if (token) addSeat({ match_id: matchId, seat: m.seat, token, game: m.game, mode: m.mode });
+    }
+  } catch {
+    /* a spectator's table, then */
+  }
+}
 
 async function route() {
   await initI18n();
+  await mountAccount(document.querySelector(".site-header nav"));
   const app = document.getElementById("app");
   const path = location.pathname;
   const match = path.match(/^\/(play|watch)\/([^/]+)\/?$/);
-  document.body.dataset.page = match ? match[1] : "lobby";
+  const player = path.match(/^\/players\/([^/]+)\/?$/);
+  const board = path.match(/^\/leaderboard\/([^/]+)\/?$/);
+  document.body.dataset.page = match ? match[1] : player ? "player" : board ? "leaderboard" : "lobby";
   if (match) {
     const params = new URLSearchParams(location.search);
     const replay = params.has("replay") ? Number(params.get("replay") || 0) : null;
+    const matchId = decodeURIComponent(match[2]);
+    if (match[1] === "play") await seatFromAccount(matchId);
     const { renderMatch } = await import("./table.js");
-    renderMatch(app, { matchId: decodeURIComponent(match[2]), watch: match[1] === "watch", replay });
+    renderMatch(app, { matchId, watch: match[1] === "watch", replay });
+  } else if (player) {
+    const { renderProfile } = await import("./players.js");
+    await renderProfile(app, decodeURIComponent(player[1]));
+  } else if (board) {
+    const { renderLeaderboard } = await import("./players.js");
+    const players = new URLSearchParams(location.search).get("players");
+    await renderLeaderboard(app, decodeURIComponent(board[1]), players ? Number(players) : null);
   } else {
     const { renderLobby } = await import("./lobby.js");
     await renderLobby(app);

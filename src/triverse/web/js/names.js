@@ -29,13 +29,16 @@ export function hasDefaultName(player, seat) {
 }
 
 /**
- * The names a table shows, by seat. `players`: [{name, kind}] of a view; `mine`: the seat this
- * screen plays alone (null for a spectator or a hot-seat table, where "You" would be every
- * player).
+ * The names a table shows, by seat. `players`: [{name, kind, free, deleted}] of a view;
+ * `mine`: the seat this screen plays alone (null for a spectator or a hot-seat table, where
+ * "You" would be every player). A seat of a deleted account is "deleted player"; a seat of an
+ * open game nobody took yet, "free seat".
  */
 export function displayNames(players, mine = null) {
   const defaultComputers = players.map((p, i) => p.kind !== "human" && hasDefaultName(p, i));
   return players.map((p, i) => {
+    if (p.deleted) return t("deleted player");
+    if (p.free) return t("free seat");
     if (p.kind === "human") {
       return i === mine && hasDefaultName(p, i) ? t("You") : p.name;
     }

@@ -1,6 +1,7 @@
 // The end of a game at the table (a part of table.js's Table): the statistics against the
 // computer, the headline ("You won!") and the final standings, for every seat and spectator.
-import { recordUrl } from "./api.js";
+import { api, recordUrl } from "./api.js";
+import { profileUrl } from "./session.js";
 import { formatNumber, language, t } from "./i18n.js";
 import { cheer } from "./sound.js";
 import { outcomeOf, recordOutcome, statsText, tallyOf } from "./stats.js";
@@ -75,9 +76,10 @@ export class TableEnd {
       t("{board} against the computer:", { board: this.ui.statsLabel(ctx.key) }), " ",
       h("strong", {}, statsText(tallyOf(ctx.game, ctx.key)))) : null;
     const extras = this.gameView && this.gameView.finalExtras ? this.gameView.finalExtras(view) : null;
+    const ratings = view.rated ? this.ratingChanges(names) : null;
     openDialog({
       title: this.ui.finalTitle || t("Final standings"), className: "final-dialog",
-      body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table, extras, stats),
+      body: h("div", {}, h("p", { class: "headline", "data-headline": "" }, headline), table, extras, ratings, stats),
       actions: [
         { label: t("Lobby"), value: "lobby" },
         { label: t("Download record"), value: "record" },
@@ -96,5 +98,49 @@ export class TableEnd {
       }
     });
     announce(t("Game over. {headline}", { headline }));
+  }
+
+  /** The rating changes of a rated game (GET /api/matches/{id}/ratings), in a box that fills
+   * once the server has rated the game (a moment after the last move: asked again a few
+   * times). */
+  ratingChanges(names) {
+    const box = h("section", { class: "rating-changes", "data-rating-changes": "pending", "aria-live": "polite" },
+      h("h3", {}, t("Rating changes")), h("p", { class: "muted" }, t("Rating the game…")));
+    const fill = (answer) => {
+      const rows = answer.changes.map((c) => {
+        const up = c.delta > 0;
+        return h("tr", { "data-seat": c.seat, "data-delta": c.delta },
+          h("th", { scope: "row" }, h("a", { href: profileUrl(c.name), target: "_blank", rel: "noopener" }, names[c.seat] ?? c.name)),
+          h("td", {}, formatNumber(Math.round(c.before))),
+          h("td", {}, formatNumber(Math.round(c.after))),
+          h("td", { class: up ? "gain" : c.delta < 0 ? "loss" : "" },
+            formatNumber(Math.round(c.delta), { signDisplay: "exceptZero" })));
+      });
+      box.dataset.ratingChanges = "shown";
+      box.replaceChildren(h("h3", {}, t("Rating changes")),
+        h("table", { class: "standings ratings" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Before")),
+            h("th", { scope: "col" }, t("After")), h("th", { scope: "col" }, t("Change")))),
+          h("tbody", {}, ...rows)));
+    };
+    const ask = async (tries) => {
+      let answer = null;
+      try {
+        answer = await api.matchRatings(this.matchId);
+      } catch {
+        answer = null;
+      }
+      if (this.destroyed) return;
+      if (answer && answer.changes && answer.changes.length) { fill(answer); return; }
+      if (answer && !answer.rated) {
+        box.dataset.ratingChanges = "unrated";
+        box.replaceChildren(h("h3", {}, t("Rating changes")), h("p", { class: "muted" }, t("This game does not count for ratings.")));
+        return;
+      }
+      if (tries > 0) setTimeout(() => ask(tries - 1), 800);
+      else box.replaceChildren(h("h3", {}, t("Rating changes")), h("p", { class: "muted" }, t("The rating changes are not known yet.")));
+    };
+    ask(10);
+    return box;
   }
 }

@@ -1,13 +1,18 @@
 // The status line, the cue of a human's turn and the score panel (a part of table.js's Table).
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { levelName } from "./names.js";
 import { yourTurn } from "./sound.js";
-import { h, ordinal } from "./ui.js";
+import { profileUrl } from "./session.js";
+import { h, markYourMove, ordinal } from "./ui.js";
 
 export class TableScores {
   /** The status line: whose turn, or the end. */
   statusText(view, names) {
     if (view.finished) return t("Game over");
+    if (waitingForPlayers(view)) {
+      const free = view.players.filter((p) => p.free).length;
+      return tn("Waiting for players: {n} free seat", "Waiting for players: {n} free seats", free);
+    }
     if (view.your_turn) return this.hotseat ? t("Your turn, {name}", { name: names[view.seat] }) : t("Your turn");
     const name = names[view.to_move];
     if (this.hotseat && (this.identity === null || view.players[view.to_move].kind === "human")) {
@@ -18,11 +23,13 @@ export class TableScores {
   }
 
   /** A human's turn begins: a sound (when enabled), the badge in the heading (the status line's
-   * data-turn), and "Your turn" in the title bar for a background tab. Once per turn. */
+   * data-turn), and "Your turn" in the title bar and a red dot on the favicon, for a
+   * background tab. Once per turn. Not while an open game waits for its players. */
   turnCue(view) {
-    const mine = Boolean(view.your_turn && !view.finished && !this.replaying);
+    const mine = Boolean(view.your_turn && !view.finished && !this.replaying && !waitingForPlayers(view));
     const title = `${view.game.title} · Triverse`;
     document.title = mine ? t("Your turn · {title}", { title }) : title;
+    markYourMove(mine);
     if (mine) {
       // A new turn: the last view shown was not this seat's turn, or another player has moved
       // since (two views may arrive as one). Not on the page's first view, nor after a move
@@ -80,9 +87,18 @@ export class TableScores {
     return [
       h("span", { class: "dot", title: p.connected ? t("connected") : t("not connected") }),
       mark,
-      h("span", { class: "name", "data-name": "" }, name),
+      p.account && !p.deleted && !p.free
+        ? h("a", { class: "name", "data-name": "", href: profileUrl(p.name), target: "_blank", rel: "noopener",
+          title: t("{name}'s profile", { name: p.name }) }, name)
+        : h("span", { class: `name${p.deleted ? " deleted" : ""}${p.free ? " free" : ""}`, "data-name": "" }, name),
       own ? h("span", { class: "you" }, " ", t("(you)")) : null,
       kind ? h("span", { class: "kind", title: n ? t("thinks {n} s a move", { n }) : null }, " ", kind) : null,
     ];
   }
+}
+
+/** Whether an open game (from the lobby's list) still waits for players to take its free
+ * seats: nobody moves until every seat is taken. */
+export function waitingForPlayers(view) {
+  return !view.finished && view.players.some((p) => p.free);
 }

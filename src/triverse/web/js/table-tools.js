@@ -2,7 +2,7 @@
 // dialog, pause, the end of a game (save or forget) and the invites.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
-import { showInvites } from "./lobby.js";
+import { showInvites } from "./new-game.js";
 import { openPreferences } from "./prefs.js";
 import { forgetMatch, invitesOf } from "./store.js";
 import { announce, dialogOpen, h, notice, openDialog } from "./ui.js";

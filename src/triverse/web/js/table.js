@@ -14,12 +14,14 @@
 //    alone shows, a hand other than the one being played. A game without hidden information
 //    simply switches to the seat to move;
 //  - spectator (/watch/{id}), with step-by-step replay of a finished game.
+import { account, notifyMe } from "./session.js";
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { loadCatalogue, loadView } from "./games.js";
 import { formatNumber, t } from "./i18n.js";
 import { groupEvents, localTemplates, renderMessage, serverErrorText } from "./messages.js";
 import { displayNames, hasDefaultName } from "./names.js";
+import { pushState } from "./push.js";
 import { cheer, chime, click } from "./sound.js";
 import { addSeat, invitesOf, prefs, seatsOf, setPrefs, updateSeats } from "./store.js";
 import { announce, h, openDialog } from "./ui.js";
@@ -267,11 +269,14 @@ export class Table {
       title: t("Ask the veteran for a move (H)"), onclick: () => this.askHint() }, t("Hint"));
     el.reviewButton = h("button", { type: "button", class: "tool", "data-action": "review", hidden: true,
       title: t("Where the veteran would have played differently"), onclick: () => this.openReview() }, t("Review"));
+    el.notify = h("button", { type: "button", class: "tool", "data-action": "notify", hidden: true,
+      title: t("A notification when it is your move, even with Triverse closed"),
+      onclick: async () => { if (await notifyMe()) el.notify.hidden = true; } }, t("Notify me"));
     el.quit = h("button", { type: "button", class: "tool", "data-action": "quit", title: t("End the game (Escape)"), onclick: () => this.quitDialog() }, t("End"));
     const bar = h("div", { class: "match-bar" },
       h("div", { class: "match-heading" }, el.title, el.round),
       el.status,
-      h("div", { class: "match-tools" }, el.connection, el.hintButton, el.reviewButton, el.invite, el.pause, el.sound, el.keysHelp, el.rulesLink, el.quit));
+      h("div", { class: "match-tools" }, el.connection, el.hintButton, el.reviewButton, el.notify, el.invite, el.pause, el.sound, el.keysHelp, el.rulesLink, el.quit));
 
     el.boardArea = h("div", { class: "board-area" });
     el.toasts = h("div", { class: "toasts", "aria-hidden": "true" });
@@ -444,6 +449,7 @@ export class Table {
     body.finished = String(view.finished);
     body.paused = String(view.paused);
     body.toMove = view.to_move === null ? "" : String(view.to_move);
+    body.freeSeats = String(view.players.filter((p) => p.free).length);
 
     // Status line.
     let status = this.statusText(view, names);
@@ -470,6 +476,12 @@ export class Table {
     this.el.hintButton.disabled = !view.your_turn || this.hinting || Boolean(this.hintShown);
     this.el.hintButton.textContent = this.hinting ? t("Thinking…") : t("Hint");
     this.el.reviewButton.hidden = !view.finished;
+
+    // "Notify me": a correspondence game's seat of an account, against other people, in a
+    // browser that can be told.
+    const people = view.mode !== "hotseat" && view.players.filter((p) => p.kind === "human").length > 1;
+    this.el.notify.hidden = view.finished || view.pace !== "correspondence" || this.identity === null || !people
+      || !account() || ["unsupported", "denied"].includes(pushState()) || document.body.dataset.push === "subscribed";
 
     // The tray is for a seat; a spectator has the board alone.
     const seated = view.seat !== null && view.seat !== undefined;

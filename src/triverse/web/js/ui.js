@@ -167,3 +167,12 @@ export function ordinal(n) {
     default: return tc("ordinal", "{n}th", { n });
   }
 }
+
+/** The tab's "your move" mark: the favicon with a red dot (favicon-turn.svg) while `on`, the
+ * plain one otherwise (the title's words are the page's own). body[data-your-move] says it. */
+export function markYourMove(on) {
+  const link = document.querySelector('link[rel="icon"]');
+  const href = on ? "/favicon-turn.svg" : "/favicon.svg";
+  if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
+  document.body.dataset.yourMove = String(Boolean(on));
+}
