@@ -29,11 +29,11 @@ from triverse.server.config import settings_with
 from triverse.server.db import AccountRow, MatchRow, RatingChangeRow, RatingRow, SeatRow
 from triverse.server.ratings import (
     ANCHOR_SIGMA,
-    ARENA,
     MU,
     SIGMA,
     Skill,
     anchors,
+    arena,
     display,
     rate,
 )
@@ -224,9 +224,9 @@ def test_anchors_come_from_the_arena_and_show_their_elo() -> None:
 
 
 def test_the_anchors_figures_are_the_ladders_in_docs_ai_md() -> None:
-    """``ratings.ARENA`` holds docs/ai.md's ladder figures: the average against the novice, and
-    the veteran at its default thinking time (no ``@``) against the average, over the most games
-    measured."""
+    """The games' plugins (``ratings.arena()``) hold docs/ai.md's ladder figures: the average
+    against the novice, and the veteran at its default thinking time (no ``@``) against the
+    average, over the most games measured."""
     text = (Path(__file__).parents[2] / "docs" / "ai.md").read_text()
     ladder = text.split("<!-- ladder:start -->")[1].split("<!-- ladder:end -->")[0]
     found: dict[tuple[str, str], tuple[float, int]] = {}
@@ -238,8 +238,8 @@ def test_the_anchors_figures_are_the_ladders_in_docs_ai_md() -> None:
         key = (cells[0], cells[1])
         if key not in found or games > found[key][1]:
             found[key] = (rate_, games)
-    assert set(ARENA) == {game for game, _ in found}
-    for game, (low, high) in ARENA.items():
+    assert set(arena()) == {game for game, _ in found}
+    for game, (low, high) in arena().items():
         assert low == pytest.approx(found[(game, "average vs novice")])
         assert high == pytest.approx(found[(game, "veteran vs average")])
 

@@ -65,6 +65,11 @@ class GamePlugin:
     """A URL path of the game's rules page, for the lobby's "Rules" link."""
     order: int = 100
     """Where the game stands in listings (lower first; equal orders by name)."""
+    ladder: tuple[tuple[float, int], tuple[float, int]] | None = None
+    """What the arena measured of the computer levels (``docs/ai.md``'s ladder): the average
+    level's win rate against the novice, and the veteran's (at its default thinking time)
+    against the average, each with the number of games. Ratings anchor the levels on it;
+    ``None``: not measured (ratings then pool the other games' figures)."""
 
     def game_class(self) -> type[Game[Any, Any]]:
         """The engine class, imported on first use."""

@@ -57,6 +57,7 @@ from sqlalchemy.exc import IntegrityError
 from triverse.ai import LEVELS
 from triverse.ai.stats import ELO_MEAN, elo_ratings
 from triverse.core.game import Result
+from triverse.core.plugins import plugins
 from triverse.server.accounts import name_key
 from triverse.server.catalog import GameCatalog
 from triverse.server.clock import Clock
@@ -67,12 +68,12 @@ from triverse.server.repository import aware
 
 __all__ = [
     "ANCHOR_SIGMA",
-    "ARENA",
     "ELO_PER_MU",
     "MODEL",
     "Ratings",
     "Skill",
     "anchors",
+    "arena",
     "display",
     "rate",
 ]
@@ -99,23 +100,23 @@ MISSED = 100
 
 Pair = tuple[float, int]
 """A match-up measured in the arena: the first entry's win rate, over so many games."""
-ARENA: dict[str, tuple[Pair, Pair]] = {
-    "trinity": ((0.720, 400), (0.615, 400)),
-    "triangles": ((0.994, 400), (0.850, 30)),
-    "trivinity": ((0.990, 400), (0.765, 400)),
-    "trident": ((0.992, 400), (0.674, 400)),
-    "triominoes": ((0.730, 400), (0.685, 400)),
-}
-"""Per game, from ``docs/ai.md``'s ladder: the average against the novice, and the veteran at
-its default thinking time against the average (Triangles: 30 games at the default 0.8 s)."""
+
+
+@functools.cache
+def arena() -> dict[str, tuple[Pair, Pair]]:
+    """Per game, what its plugin says the arena measured (:attr:`GamePlugin.ladder
+    <triverse.core.plugins.GamePlugin.ladder>`, from ``docs/ai.md``'s ladder): the average
+    against the novice, and the veteran at its default thinking time against the average."""
+    return {name: plugin.ladder for name, plugin in plugins().items()
+            if plugin.ladder is not None}
 
 
 def _pooled() -> tuple[Pair, Pair]:
     """Every game's results added up: the figures of a game the arena has not measured."""
     out = []
     for k in range(2):
-        games = sum(pairs[k][1] for pairs in ARENA.values())
-        wins = sum(pairs[k][0] * pairs[k][1] for pairs in ARENA.values())
+        games = sum(pairs[k][1] for pairs in arena().values())
+        wins = sum(pairs[k][0] * pairs[k][1] for pairs in arena().values())
         out.append((wins / games, games))
     return out[0], out[1]
 
@@ -155,7 +156,7 @@ def anchor_elo(game: str) -> dict[str, float]:
     >>> {level: round(elo) for level, elo in anchor_elo("trinity").items()}
     {'novice': 1364, 'average': 1527, 'veteran': 1609}
     """
-    (low, low_games), (high, high_games) = ARENA.get(game) or _pooled()
+    (low, low_games), (high, high_games) = arena().get(game) or _pooled()
     novice, average, veteran = LEVELS
     pairs = {(average, novice): (low * low_games, (1 - low) * low_games),
              (veteran, average): (high * high_games, (1 - high) * high_games)}

@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     view="/js/games/triangles.js",
     rules="/rules/triangles.html",
     order=2,
+    ladder=((0.994, 400), (0.850, 30)),
 )

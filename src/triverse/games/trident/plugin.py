@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     view="/js/games/trident.js",
     rules="/rules/trident.html",
     order=4,
+    ladder=((0.992, 400), (0.674, 400)),
 )

@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     view="/js/games/trinity.js",
     rules="/rules/trinity.html",
     order=1,
+    ladder=((0.720, 400), (0.615, 400)),
 )

@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     view="/js/games/triominoes.js",
     rules="/rules/triominoes.html",
     order=5,
+    ladder=((0.730, 400), (0.685, 400)),
 )

@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     view="/js/games/trivinity.js",
     rules="/rules/trivinity.html",
     order=3,
+    ladder=((0.990, 400), (0.765, 400)),
 )
