@@ -194,10 +194,17 @@ class ComputerPlayers:
             if action is None:  # never stall a game: any legal action of the seat
                 action = computer_rng(self._secret, live.seed, "fallback", seat, number).choice(
                     live.state.legal_action_list())
-            try:
-                await self.referee.advance(live, seat, action)
-            except ServerError:  # another process played it first
-                return
+            # Stored, announced and logged as one: a task cancelled mid-move (the server
+            # stopping) still logs the move the database got.
+            await asyncio.shield(asyncio.ensure_future(
+                self._advance(live, seat, action, number, started)))
+
+    async def _advance(self, live: LiveMatch, seat: int, action: Any, number: int,
+                       started: float) -> None:
+        try:
+            await self.referee.advance(live, seat, action)
+        except ServerError:  # another process played it first
+            return
         self.metrics.moved(live, number, seat, "computer", started)
 
     async def _think(self, live: LiveMatch, seat: int) -> str | None:
