@@ -53,8 +53,26 @@ CLOSE_SERVER_ERROR = 1011
 read: the database away); the client reconnects later."""
 
 
+
 class _Gone(Exception):
     """The client went away."""
+
+
+async def until_either(*loops: Callable[[], Awaitable[None]]) -> None:
+    """Run ``loops`` together until one of them ends (a socket gone ends it quietly), then
+    cancel the others."""
+    async with anyio.create_task_group() as group:
+
+        async def side(loop: Callable[[], Awaitable[None]]) -> None:
+            try:
+                await loop()
+            except _Gone:
+                pass
+            finally:
+                group.cancel_scope.cancel()
+
+        for loop in loops:
+            group.start_soon(side, loop)
 
 
 class MatchConnection:
@@ -250,18 +268,7 @@ class MatchConnection:
 
     async def _serve(self, subscription: Subscription) -> None:
         """Read the client's messages and forward updates, until either side ends."""
-        async with anyio.create_task_group() as group:
-
-            async def side(loop: Callable[[], Awaitable[None]]) -> None:
-                try:
-                    await loop()
-                except _Gone:
-                    pass
-                finally:
-                    group.cancel_scope.cancel()
-
-            group.start_soon(side, self._receive_loop)
-            group.start_soon(side, lambda: self._forward_loop(subscription))
+        await until_either(self._receive_loop, lambda: self._forward_loop(subscription))
 
     async def _forward_loop(self, subscription: Subscription) -> None:
         async for message in subscription:
@@ -461,22 +468,12 @@ class LobbyConnection:
                         await self.websocket.close(code=CLOSE_SERVER_ERROR, reason="server_error")
                     return
                 await self.send_games(open_games_message(games))
-                async with anyio.create_task_group() as group:
 
-                    async def side(loop: Callable[[], Awaitable[None]]) -> None:
-                        try:
-                            await loop()
-                        except _Gone:
-                            pass
-                        finally:
-                            group.cancel_scope.cancel()
+                async def forward() -> None:
+                    while True:
+                        await self.send_games(await watcher.next())
 
-                    async def forward() -> None:
-                        while True:
-                            await self.send_games(await watcher.next())
-
-                    group.start_soon(side, self._receive_loop)
-                    group.start_soon(side, forward)
+                await until_either(self._receive_loop, forward)
             finally:
                 feed.unwatch(watcher)
         except _Gone:
