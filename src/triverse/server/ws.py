@@ -75,32 +75,16 @@ async def until_either(*loops: Callable[[], Awaitable[None]]) -> None:
             group.start_soon(side, loop)
 
 
-class MatchConnection:
-    """One open websocket, for one seat (or a spectator) of one match."""
+class _Socket:
+    """What the match and lobby websockets share: sending one message at a time, errors,
+    receiving a text frame, closing with a reason."""
 
-    def __init__(
-        self, websocket: WebSocket, service: MatchService, pubsub: PubSub, match_id: str
-    ) -> None:
+    def __init__(self, websocket: WebSocket, service: MatchService) -> None:
         self.websocket = websocket
         self.service = service
-        self.pubsub = pubsub
-        self.match_id = match_id
-        self.seat: int | None = None
-        self.token: str | None = None
-        self.key_until: datetime | None = None
-        """When the session of the device key this socket's seat was opened with ends
-        (``None``: the seat's own token, or a spectator): the key is checked again then, and
-        whenever news says keys or seats changed."""
-        self.log_limit: int | None = None
-        self.changes = False
-        """Whether the client asked for ``changes`` messages after its first view."""
         self.client = client_address(websocket)
         self._send_lock = asyncio.Lock()
-        self._last_view: dict[str, Any] | None = None
-        self._made_of: tuple[Any, tuple[Any, ...]] = (None, ())
-        """The state and :func:`~triverse.server.fanout.view_key` the last view was made of."""
 
-    # --- sending ------------------------------------------------------------------------------
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send one JSON message, or its text (one at a time)."""
         async with self._send_lock:
@@ -123,6 +107,48 @@ class MatchConnection:
             message["retry_after"] = error.retry_after
         await self.send(message)
 
+    async def _receive(self) -> str | None:
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise _Gone
+        text = message.get("text")
+        if text is None and message.get("bytes") is not None:
+            try:
+                text = message["bytes"].decode("utf-8")
+            except UnicodeDecodeError:
+                return None  # refused as bad_json, like a frame that is not text
+        return text
+
+    async def _close(self, code: int, error: ServerError) -> None:
+        with contextlib.suppress(_Gone):
+            await self.send_error(error)
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code=code, reason=error.code)
+
+
+class MatchConnection(_Socket):
+    """One open websocket, for one seat (or a spectator) of one match."""
+
+    def __init__(
+        self, websocket: WebSocket, service: MatchService, pubsub: PubSub, match_id: str
+    ) -> None:
+        super().__init__(websocket, service)
+        self.pubsub = pubsub
+        self.match_id = match_id
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.key_until: datetime | None = None
+        """When the session of the device key this socket's seat was opened with ends
+        (``None``: the seat's own token, or a spectator): the key is checked again then, and
+        whenever news says keys or seats changed."""
+        self.log_limit: int | None = None
+        self.changes = False
+        """Whether the client asked for ``changes`` messages after its first view."""
+        self._last_view: dict[str, Any] | None = None
+        self._made_of: tuple[Any, tuple[Any, ...]] = (None, ())
+        """The state and :func:`~triverse.server.fanout.view_key` the last view was made of."""
+
+    # --- sending ------------------------------------------------------------------------------
     async def send_view(self, force: bool = False, fresh: bool = False) -> None:
         """Send this seat's view, unless it is the same as the last one sent: the whole view,
         or what changed since the last one if the client asked for ``changes`` (``force``:
@@ -185,24 +211,6 @@ class MatchConnection:
                 await self.service.disconnect(live, self.seat)
         except _Gone:
             pass
-
-    async def _receive(self) -> str | None:
-        message = await self.websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            raise _Gone
-        text = message.get("text")
-        if text is None and message.get("bytes") is not None:
-            try:
-                text = message["bytes"].decode("utf-8")
-            except UnicodeDecodeError:
-                return None  # refused as bad_json, like a frame that is not text
-        return text
-
-    async def _close(self, code: int, error: ServerError) -> None:
-        with contextlib.suppress(_Gone):
-            await self.send_error(error)
-        with contextlib.suppress(Exception):
-            await self.websocket.close(code=code, reason=error.code)
 
     async def _hello(self) -> bool:
         timeout = self.service.settings.hello_timeout
@@ -409,28 +417,15 @@ def _parse(text: str | None, limit: int) -> dict[str, Any] | ServerError:
     return message
 
 
-class LobbyConnection:
+class LobbyConnection(_Socket):
     """One open lobby websocket (``/ws/lobby``): the open games at once, then again after
     every change (:class:`~triverse.server.lobby.LobbyFeed`); it answers ``ping`` with
     ``pong``. Sockets count against the lobby's cap and their client address's
     (:class:`~triverse.server.quotas.SocketQuota`)."""
 
     def __init__(self, websocket: WebSocket, service: MatchService) -> None:
-        self.websocket = websocket
-        self.service = service
-        self.client = client_address(websocket)
-        self._send_lock = asyncio.Lock()
+        super().__init__(websocket, service)
         self._last: str | None = None
-
-    async def send(self, message: dict[str, Any] | str) -> None:
-        async with self._send_lock:
-            if self.websocket.application_state != WebSocketState.CONNECTED:
-                raise _Gone
-            try:
-                await self.websocket.send_text(message if isinstance(message, str)
-                                               else dumps(message))
-            except (WebSocketDisconnect, RuntimeError, OSError) as exc:
-                raise _Gone from exc
 
     async def send_games(self, text: str) -> None:
         """Send the list, unless it is the one sent last."""
@@ -446,12 +441,7 @@ class LobbyConnection:
             await self.service.quotas.rates.hit("lobby", self.client)
             sockets.open_lobby(self.client)
         except ServerError as exc:
-            with contextlib.suppress(_Gone):
-                await self.send({"type": "error", **exc.to_json(), "id": None,
-                                 **({"retry_after": exc.retry_after}
-                                    if exc.retry_after is not None else {})})
-            with contextlib.suppress(Exception):
-                await self.websocket.close(code=CLOSE_LIMITED, reason=exc.code)
+            await self._close(CLOSE_LIMITED, exc)
             return
         try:
             feed = self.service.lobby_feed
@@ -461,11 +451,8 @@ class LobbyConnection:
                     games = await self.service.open.games()
                 except Exception:
                     log.exception("cannot read the open games for a lobby socket")
-                    with contextlib.suppress(_Gone):
-                        await self.send({"type": "error", "code": "server_error", "message":
-                                         "the server cannot read the open games now", "id": None})
-                    with contextlib.suppress(Exception):
-                        await self.websocket.close(code=CLOSE_SERVER_ERROR, reason="server_error")
+                    await self._close(CLOSE_SERVER_ERROR, ServerError(
+                        "server_error", "the server cannot read the open games now"))
                     return
                 await self.send_games(open_games_message(games))
 
@@ -483,22 +470,15 @@ class LobbyConnection:
 
     async def _receive_loop(self) -> None:
         while True:
-            message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                raise _Gone
-            text = message.get("text")
-            if text is None and message.get("bytes") is not None:
-                with contextlib.suppress(UnicodeDecodeError):
-                    text = message["bytes"].decode("utf-8")
-            parsed = _parse(text, self.service.settings.max_body)
+            parsed = _parse(await self._receive(), self.service.settings.max_body)
             if isinstance(parsed, ServerError):
-                await self.send({"type": "error", **parsed.to_json(), "id": None})
+                await self.send_error(parsed)
                 continue
             request_id = parsed.get("id")
             if parsed.get("type") == "ping":
                 await self.send({"type": "pong", "id": request_id,
                                  "server_time": iso_utc(self.service.clock.now())})
             else:
-                await self.send({"type": "error", "code": "bad_request", "message":
-                                 f"unknown message type {clip(parsed.get('type'))}; the lobby "
-                                 "takes ping", "id": request_id})
+                await self.send_error(ServerError(
+                    "bad_request", f"unknown message type {clip(parsed.get('type'))}; the "
+                    "lobby takes ping"), request_id)
