@@ -6,6 +6,7 @@
 // view before handing the whole view on.
 
 import { t } from "./i18n.js";
+import { closeQuietly, retryDelay, socketUrl } from "./sockets.js";
 
 const FATAL = new Set([4400, 4403, 4404]);
 
@@ -39,8 +40,7 @@ export class Connection {
 
   open() {
     if (this.closed) return;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/matches/${encodeURIComponent(this.matchId)}`);
+    const ws = new WebSocket(socketUrl(`/ws/matches/${encodeURIComponent(this.matchId)}`));
     this.ws = ws;
     this.greeted = false;
     this.view = null;
@@ -101,7 +101,7 @@ export class Connection {
       this.onFatal(event.code, event.reason);
       return;
     }
-    const delay = Math.min(8000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    const delay = retryDelay(this.attempt, 8000);
     this.attempt += 1;
     this.onStatus("reconnecting", delay);
     this.timer = setTimeout(() => this.open(), delay);
@@ -143,7 +143,7 @@ export class Connection {
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
-      try { ws.close(1000); } catch { /* already closed */ }
+      closeQuietly(ws);
     }
     this.pending.clear();
   }

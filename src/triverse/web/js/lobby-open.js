@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { dataText, formatNumber, t, tn } from "./i18n.js";
 import { computerName } from "./names.js";
 import { addSeat, forgetMatch, seatsOf } from "./store.js";
+import { closeQuietly, retryDelay, socketUrl } from "./sockets.js";
 import { h, notice } from "./ui.js";
 
 /** The live list: the websocket's "open_games" messages, reconnecting with backoff (0.5 s
@@ -25,8 +26,7 @@ export class OpenGamesFeed {
 
   open() {
     if (this.closed) return;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+    const ws = new WebSocket(socketUrl("/ws/lobby"));
     this.ws = ws;
     ws.addEventListener("message", (event) => {
       let message;
@@ -41,7 +41,7 @@ export class OpenGamesFeed {
       if (ws !== this.ws || this.closed) return;
       this.ws = null;
       this.poll();
-      const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+      const delay = retryDelay(this.attempt, 15000);
       this.attempt += 1;
       this.timer = setTimeout(() => this.open(), delay);
     });
@@ -65,7 +65,7 @@ export class OpenGamesFeed {
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
-      try { ws.close(1000); } catch { /* closed already */ }
+      closeQuietly(ws);
     }
   }
 }
