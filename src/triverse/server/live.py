@@ -18,7 +18,6 @@ from triverse.ai.knowledge import Memory, knowledge_for
 from triverse.core.events import Event
 from triverse.core.game import Game, State
 from triverse.server.bots import GameSpec
-from triverse.server.db import hash_token
 
 PACES = ("live", "correspondence")
 """How fast a match is meant to go: ``live`` (minutes a turn, both players at the table) or
@@ -43,6 +42,12 @@ def pace_of(game: Game[Any, Any], chosen: str | None) -> str:
     if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < LIVE_TURN_LIMIT:
         return "live"
     return "correspondence"
+
+
+def is_free(seat: Any) -> bool:
+    """Whether ``seat`` (a :class:`SeatInfo`, or a ``seats`` row) is a human seat nobody has
+    taken: no token, no account (an open game waits for it)."""
+    return bool(seat.kind == "human" and seat.token_hash is None and seat.account_id is None)
 
 
 def turn_time_limit(game: Game[Any, Any], state: State[Any]) -> int | None:
@@ -165,8 +170,7 @@ class LiveMatch:
     @property
     def free_seats(self) -> tuple[int, ...]:
         """The human seats nobody has taken yet (an open game waits for them)."""
-        return tuple(s.seat for s in self.seats
-                     if not s.is_bot and s.token_hash is None and s.account_id is None)
+        return tuple(s.seat for s in self.seats if is_free(s))
 
     def seat_for_hash(self, token_hash: str) -> int | None:
         """The seat whose token has this hash, if any."""
@@ -174,10 +178,6 @@ class LiveMatch:
             if seat.token_hash is not None and seat.token_hash == token_hash:
                 return seat.seat
         return None
-
-    def seat_for_token(self, token: str | None) -> int | None:
-        """The seat ``token`` opens, if any."""
-        return None if not token else self.seat_for_hash(hash_token(token))
 
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has an open websocket, here or in another server process (computer

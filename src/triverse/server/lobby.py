@@ -32,8 +32,8 @@ from triverse.server.clocks import TurnClocks
 from triverse.server.db import hash_token
 from triverse.server.errors import ServerError
 from triverse.server.fanout import dumps
-from triverse.server.live import LiveMatch
-from triverse.server.lobby_store import LobbyStore, OpenGame, SeatRefused, is_free
+from triverse.server.live import LiveMatch, is_free
+from triverse.server.lobby_store import LobbyStore, OpenGame, SeatRefused
 from triverse.server.matches import LiveMatches
 from triverse.server.pubsub import MatchNews, PubSub
 from triverse.server.repository import MatchRepository, aware

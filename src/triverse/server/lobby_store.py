@@ -15,6 +15,7 @@ from sqlalchemy import Table, delete, select, update
 from sqlalchemy.engine import Engine
 
 from triverse.server.db import MatchRow, SeatRow
+from triverse.server.live import is_free
 
 MATCHES = cast(Table, MatchRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
@@ -154,6 +155,3 @@ class LobbyStore:
             return [OpenGame(row, seats.get(row.id, [])) for row in rows]
 
 
-def is_free(seat: Any) -> bool:
-    """Whether a seat row is a human seat nobody has taken (of an open game)."""
-    return bool(seat.kind == "human" and seat.token_hash is None and seat.account_id is None)
