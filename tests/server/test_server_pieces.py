@@ -28,7 +28,7 @@ from triverse.server.matches import LiveMatches, LocalMatchCache
 from triverse.server.play import Referee
 from triverse.server.pubsub import InProcessPubSub, MatchNews, match_channel
 from triverse.server.repository import MatchRepository, MoveConflict
-from triverse.server.seats import SeatRequest, authenticate, check_seats
+from triverse.server.seats import SeatRequest, check_seats
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 HUMAN_AND_NOVICE = [SeatRequest("human"), SeatRequest("novice")]
@@ -225,14 +225,14 @@ def test_seats_and_tokens(url: str) -> None:
             created = await parts.referee.create("triominoes", {}, [SeatRequest("human"),
                                                  SeatRequest("human")], "hotseat")
             live, tokens = created.live, created.tokens
-            assert authenticate(live, tokens[1]) == 1
-            assert authenticate(live, None, required=False) is None
+            assert await parts.referee.seat_of(live, tokens[1]) == 1
+            assert await parts.referee.seat_of(live, None, required=False) is None
             cases: list[tuple[Any, ...]] = [
                 (None, None, True, "missing_token"), (None, 0, False, "missing_token"),
                 ("forged", None, True, "wrong_token"), (tokens[0], 1, True, "wrong_token")]
             for token, seat, required, code in cases:
                 with pytest.raises(ServerError) as refused:
-                    authenticate(live, token, seat, required)
+                    await parts.referee.seat_of(live, token, seat, required)
                 assert refused.value.code == code
 
     run(scenario)

@@ -1,10 +1,10 @@
 """Seats and tokens: who may sit where, and which seat a token opens.
 
 A human seat gets a random secret token when its match is created; the database keeps only
-its sha256 (:func:`~triverse.server.db.hash_token`). :func:`authenticate` is the one check of a
-token against a match's seats, and :func:`open_seat` the same that also takes a device key (a
-token minted for an account's seat and one logged-in browser, :func:`device_key`), looked up in
-the database; :func:`check_seats` the one check of the seats asked for a new
+its sha256 (:func:`~triverse.server.db.hash_token`). :func:`open_seat` is the one check of a
+token against a match's seats: the seat's own token, or a device key (a token minted for an
+account's seat and one logged-in browser, :func:`device_key`), looked up in the database;
+:func:`check_seats` the one check of the seats asked for a new
 match; :func:`my_game_json` describes a seat a token opens, for "my games".
 
 >>> seat_link("abc", 1, "TOKEN")
@@ -82,19 +82,6 @@ its session lives (:meth:`MatchRepository.seat_for_key
 <triverse.server.repository.MatchRepository.seat_for_key>`)."""
 
 
-def authenticate(
-    live: LiveMatch, token: str | None, seat: int | None = None, required: bool = True
-) -> int | None:
-    """The seat ``token`` opens (``None`` for no token when not ``required``), by the seats'
-    own tokens only (:func:`open_seat` also takes an account's device keys).
-
-    ``seat``, when given, must be the token's seat.
-    """
-    if not _given(token, seat, required):
-        return None
-    assert token is not None
-    return _checked(live, seat, live.seat_for_hash(hash_token(token)))
-
 
 async def open_seat(
     live: LiveMatch, token: str | None, seat: int | None, required: bool, keys: KeyLookup,
@@ -102,7 +89,9 @@ async def open_seat(
     """The seat ``token`` opens: the seat's own token, else a device key an account's session
     holds (``keys`` looks it up, in the database every time, so that a key stops working as
     its session ends). ``until`` is when the device key's session ends (``None``: a seat's
-    own token, which never ends). The errors are :func:`authenticate`'s."""
+    own token, which never ends). ``seat``, when given, must be the token's seat.
+    ``missing_token`` without a token (when ``required``, or with a ``seat``), ``wrong_token``
+    for a token that opens no seat, or another seat."""
     if not _given(token, seat, required):
         return None
     assert token is not None
