@@ -321,3 +321,11 @@ def test_cli_verify_exit_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["verify", str(junk)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "none.json")]) == 2
+
+
+def test_the_suite_verifies_every_record_it_makes() -> None:
+    # tests/conftest.py keeps every record made from a state and verifies it after the test.
+    pending = getattr(Record.from_state, "_pending", None)
+    assert pending is not None, "tests/conftest.py wraps Record.from_state"
+    record = Record.from_state(finished("triangles"), ["A", "B"])
+    assert pending[-1] is record
