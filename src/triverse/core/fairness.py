@@ -9,6 +9,11 @@ its hash meanwhile.
 Everything hashed is first written as canonical JSON (:func:`canonical`): keys sorted, no
 spaces, ASCII only, so that every language's JSON library gives the same bytes.
 
+A game's commitment (:func:`game_commitment`, scheme :data:`SCHEME`) binds its game, options,
+seed, setup and the digest of its deal (:meth:`State.deal <triverse.core.game.State.deal>`);
+the server shows it from move 0 and a record carries it in a :class:`Commitment` block with
+the salt and the deal, which :mod:`triverse.core.verify` checks (``docs/records.md``).
+
 >>> salt = "00" * 16
 >>> commitment(salt, {"seed": 42}) == commitment(salt, {"seed": 42})
 True
