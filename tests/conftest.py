@@ -68,11 +68,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # - Check: after each test's call (a wrapper of ``pytest_runtest_call``, while its fixtures are
 #   still set up, a plugin game's included) every record kept meanwhile is verified with
 #   :func:`triverse.core.verify.verify`; one that does not hold fails that very test, named with
-#   the check and the reason. Records made while fixtures were set up or torn down are checked
-#   after the next test's call, and any still left at the end in ``pytest_sessionfinish``,
-#   which then fails the run (exit status 1). Every worker checks the records it made, so
-#   nothing depends on xdist's scheduling, and nothing is capped or sampled: a replay costs
-#   about as much as the game did.
+#   the check and the reason. Records made while fixtures were set up or torn down (a module's
+#   server, say; session fixtures are torn down with the last test) are checked after the
+#   test's teardown, as an error of that test; any made later still (in another plugin's
+#   session teardown) in ``pytest_sessionfinish``, which then fails the run (exit status 1).
+#   Every failure is a test's failure or error, which pytest-xdist reports from its workers
+#   like any other: each worker checks the records it made, so nothing depends on xdist's
+#   scheduling, and nothing is capped or sampled: a replay costs about as much as the game.
 # - Not captured: records made in other processes (the arena's ``--jobs`` workers, a CLI run as
 #   a subprocess); the same code makes them in process elsewhere in the suite.
 class RecordCheck:
@@ -121,13 +123,24 @@ def pytest_configure(config: pytest.Config) -> None:
     RecordCheck.install()
 
 
+def _check_records(when: str) -> None:
+    wrong = RecordCheck.problems()
+    if wrong:
+        raise AssertionError(f"triverse verify fails on records made {when}:\n"
+                             + "\n".join(wrong))
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     result = yield
-    wrong = RecordCheck.problems()
-    if wrong:
-        raise AssertionError("triverse verify fails on records this test made:\n"
-                             + "\n".join(wrong))
+    _check_records("by this test")
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    _check_records("while this test's fixtures were set up or torn down")
     return result
 
 
