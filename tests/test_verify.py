@@ -171,6 +171,12 @@ def test_a_fresh_salt_each_record_unless_given() -> None:
     assert verify(one).digest == one.commitment.digest
 
 
+def test_a_record_refuses_a_salt_that_is_not_hex() -> None:
+    state = load_game("triangles", 2, stars=24).new_initial_state(seed=7)
+    with pytest.raises(RecordError, match=r"commitment\.salt must be 32 lowercase hex digits"):
+        Record.from_state(state, ["A", "B"], salt="not a salt")
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"scheme": "md5"}, "commitment.scheme is 'md5'"),
     ({"digest": "abc"}, "commitment.digest must be 64 lowercase hex digits"),

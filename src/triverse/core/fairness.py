@@ -125,7 +125,9 @@ class Commitment:
 
     @classmethod
     def of(cls, state: State[Any], salt: str) -> Commitment:
-        """The commitment of ``state``'s game under ``salt``."""
+        """The commitment of ``state``'s game under ``salt`` (:data:`SALT_BYTES` bytes as
+        lowercase hex, else :class:`RecordError`)."""
+        _hex_field({"salt": salt}, "salt", 2 * SALT_BYTES)
         return cls(game_commitment(state, salt), salt, state.deal())
 
     def to_json(self) -> dict[str, Any]:
