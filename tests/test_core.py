@@ -118,6 +118,7 @@ def _record_json() -> dict[str, object]:
         "players": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "average"}],
         "seed": 1,
         "setup": None,
+        "commitment": None,
         "actions": [],
         "result": None,
         "meta": {},

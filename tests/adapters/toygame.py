@@ -372,6 +372,11 @@ class ToyState(State[ToyAction]):
     def setup(self) -> dict[str, Any] | None:
         return self._setup
 
+    def deal(self) -> dict[str, Any]:
+        """The hands dealt and the pile in drawing order (the top, drawn first, first)."""
+        opening = self.game._initial_state(self.seed, self._setup)
+        return {"hands": [list(h) for h in opening.hands], "pile": opening.pile[::-1]}
+
 
 PLUGIN = GamePlugin(engine="adapters.toygame:ToyGame", static="adapters:toyweb",
                     rules="/games/toy/rules.html")

@@ -6,7 +6,9 @@ cards) and which unseen tile or card is where (the other seats' hands). :func:`w
 builds such a twin of a position for a viewer; everything the server sends the viewer (the
 observation, the legal actions, a preview, the error a notation gets) must then be the same
 in both. Besides, :class:`Scan` looks for the seed, the hidden tiles and the order of a hidden
-pile in anything sent (the move log's events too, which the twin test cannot cover).
+pile in anything sent (the move log's events too, which the twin test cannot cover), and for
+the match's other secrets it is given: the salt of its shuffle commitment and the digest of
+its deal (the commitment itself is public).
 """
 
 from __future__ import annotations
@@ -196,11 +198,14 @@ def _lists(value: Any, length: int) -> Iterator[list[Any]]:
 
 class Scan:
     """What ``viewer`` may not be shown at one position: the seed, the hidden tiles (tile
-    games), and the order of a hidden pile."""
+    games), the order of a hidden pile, and ``secrets`` (the commitment's salt, the deal's
+    digest: strings no other text holds)."""
 
-    def __init__(self, state: State[Any], viewer: int | None) -> None:
+    def __init__(self, state: State[Any], viewer: int | None,
+                 secrets: Iterable[str] = ()) -> None:
         self.viewer = viewer
         self.seed = str(state.seed)  # of 16 digits or more: no other number holds it
+        self.secrets = tuple(secrets)
         tiles = state.game.name in ("triominoes", "trinity")
         self.tiles = hidden_tiles(state, viewer) if tiles else set()
         ids = state.game.name == "trivinity"
@@ -211,6 +216,8 @@ class Scan:
         """Assert that ``value`` (JSON) shows nothing of this; the tile names checked."""
         text = json.dumps(value)
         assert self.seed not in text, f"{where}: the seed, for {self.viewer}: {text[:200]}"
+        for secret in self.secrets:
+            assert secret not in text, f"{where}: a secret {secret}, for {self.viewer}"
         found: set[str] = set()
         if self.tiles:
             found = set(TILE.findall(text))

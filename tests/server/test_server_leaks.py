@@ -23,9 +23,11 @@ from leak_checks import SEED_LOW, Scan, answers, probes, world_like
 from server_helpers import TILE, Json, act, auth, tokens_of, view
 
 from triverse.core.errors import TriverseError
+from triverse.core.fairness import digest
 from triverse.core.game import Game, State
 from triverse.core.plugins import available_games, load_game
 from triverse.core.records import Record
+from triverse.core.verify import verify
 from triverse.server.app import create_app
 from triverse.server.config import settings_with
 
@@ -240,8 +242,11 @@ def check_received(record: Json, seen: Received, sent: dict[int | None, list[str
     """Scan what each seat received before the end against the true game: a view against
     its position (each log entry against the position right after its move, less the tiles
     it put down), anything else against the position of the last view before it (naming
-    only the tiles the seat sent, or a notation error's examples)."""
+    only the tiles the seat sent, or a notation error's examples). Nothing holds the
+    commitment's salt or the deal's digest either (the record reveals them at the end)."""
     rec = Record.from_json(record)
+    assert rec.commitment is not None
+    hidden = (rec.commitment.salt, digest(dict(rec.commitment.deal)))
     examples = notation_examples(rec.initial_state().game)
     state = rec.initial_state()
     positions = [state.clone()]
@@ -251,7 +256,7 @@ def check_received(record: Json, seen: Received, sent: dict[int | None, list[str
 
     def scan(move: int, seat: int | None) -> Scan:
         if (move, seat) not in scans:
-            scans[move, seat] = Scan(positions[move], seat)
+            scans[move, seat] = Scan(positions[move], seat, hidden)
         return scans[move, seat]
 
     checks = 0
@@ -303,4 +308,9 @@ def test_no_message_of_the_server_holds_a_secret(name: str, db_url: str) -> None
             record = client.get(f"/api/matches/{match_id}/record").json()
             assert str(record["seed"]) not in json.dumps(seen), "the seed was sent"
             checks += check_received(record, seen, sent)
+            # The end reveals the seed and the salt; the commitment shown from move 0 holds.
+            shown = {m["view"]["commitment"] for messages in seen.values() for m in messages
+                     if isinstance(m.get("view"), dict)}
+            assert shown == {record["commitment"]["digest"]}
+            assert verify(Record.from_json(record)).actions == len(record["actions"])
         assert checks > SERVER_GAMES * 20

@@ -14,6 +14,7 @@ from server_helpers import act, auth, create, play_to_end, tokens_of, view, wait
 from sqlalchemy import create_engine, insert, text
 
 from triverse.core.records import Record, replay
+from triverse.core.verify import verify
 from triverse.games import load_game
 from triverse.server.app import create_app
 from triverse.server.db import MIGRATIONS_DIR, MatchRow, MoveRow, SeatRow, hash_token
@@ -59,10 +60,13 @@ def test_a_game_continues_after_a_restart(db_url: str) -> None:
         record = third.get(f"/api/matches/{match_id}/record").json()
         assert record["meta"]["match_id"] == match_id
         assert replay(Record.from_json(record)).scores == final["scores"]
+        # The commitment shown from the first move, kept over the restarts, is the record's.
+        assert before["commitment"] == final["commitment"] == record["commitment"]["digest"]
+        assert verify(Record.from_json(record)).digest == before["commitment"]
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0006")
+            "0007")
         stored = connection.execute(text("SELECT COUNT(*) FROM moves WHERE match_id = :m"),
                                     {"m": match_id}).scalar()
         hashes = connection.execute(text("SELECT token_hash FROM seats")).scalars().all()
@@ -172,6 +176,8 @@ def old_rules_matches_replay(db_url: str) -> None:
         assert final["finished"] and final["scores"] == [144, 328]
         record = client.get("/api/matches/oldblocked01/record").json()
         assert record["options"]["rules_version"] == 1
+        # A match made before commitments shows none, and its record carries none.
+        assert final["commitment"] is None and record["commitment"] is None
         assert record["result"] == old["result"] and record["actions"] == old["actions"]
         assert replay(Record.from_json(record)).scores == [144, 328]
         # Right after the blocked round (move 90): settled, Seat 1 +39 -6.
@@ -189,7 +195,7 @@ def old_rules_matches_replay(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0006")
+            "0007")
         options = connection.execute(text("SELECT options FROM matches ORDER BY id")).scalars()
         assert [json.loads(o) if isinstance(o, str) else o for o in options] == [
             {**old["options"], "rules_version": 1}] * 2

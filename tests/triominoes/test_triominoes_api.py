@@ -140,7 +140,7 @@ def test_an_old_record_with_a_settled_blocked_seed_round_replays_to_its_result()
             ][:2] == ["Opponents' tiles +39", "Own tiles -6"]
     # Saved again, it is a record of today's version that names the old rules.
     again = Record.loads(record.dumps())
-    assert again.to_json()["version"] == VERSION == 2 and again == record
+    assert again.to_json()["version"] == VERSION == 3 and again == record
     assert replay(again).scores == [144, 328]
 
 

@@ -165,6 +165,10 @@ def test_a_refused_drop_shows_the_engines_reason(server: LiveServer, new_page: A
         play_move(page, mid, 0, "click")  # the opening tile: then the board has a tile
         assert wait_turn(page) == "turn"
     view = server_view(page, mid, token_of(page, mid, 0))
+    # The table shows the match's shuffle commitment: the API view's, copyable.
+    assert len(view["commitment"]) == 64
+    assert page.locator("[data-commitment]").text_content() == view["commitment"]
+    assert page.locator("button[data-action='copy-commitment']").count() == 1
     tile = view["observation"]["hand"][0]
     page.locator(f".hand button[data-tile='{tile}']").click()
     page.keyboard.press("0")

@@ -4,6 +4,7 @@
     triverse play triominoes --players human,average
     triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
     triverse replay game.json
+    triverse verify game.json
     triverse arena triominoes --players veteran,average --games 400 --jobs 2
 
 Every command takes game options as ``--option NAME=VALUE`` (repeatable), with the same names as
@@ -35,6 +36,7 @@ from triverse.core.errors import TriverseError
 from triverse.core.options import OptionSpec
 from triverse.core.records import PlayerInfo, Record, ReplayError, replay
 from triverse.core.rng import derive, fresh_seed
+from triverse.core.verify import VerificationError, verify
 from triverse.games import available_games, game_class
 from triverse.i18n import _, language_from_env, ngettext, pgettext, set_language
 from triverse.progress import Progress
@@ -251,6 +253,35 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# --- triverse verify -----------------------------------------------------------------------------
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    """Check a record's commitment, deal and every draw (:func:`triverse.core.verify.verify`):
+    0 when it holds, 1 with the check that failed (a file that is no record: 2)."""
+    record = Record.load(args.file)
+    try:
+        report = verify(record)
+    except VerificationError as exc:
+        if args.json:
+            out.write(json.dumps({"holds": False, "check": exc.check, "reason": exc.reason},
+                                 indent=1) + "\n")
+        sys.stderr.write(_("triverse verify: the record does not hold: {problem}").format(
+            problem=exc) + "\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({"holds": True, **report.to_json()}, indent=1) + "\n")
+        return 0
+    out.write(_("{game}: the commitment {digest} holds").format(
+        game=record.game, digest=report.digest) + "\n")
+    out.write(ngettext("{n} action replayed from the seed", "{n} actions replayed from the seed",
+                       report.actions).format(n=report.actions) + "\n")
+    out.write(ngettext("{n} draw came from the seed", "{n} draws came from the seed",
+                       len(report.draws)).format(n=len(report.draws)) + "\n")
+    if report.result is not None:
+        out.write(_("the recorded result matches: {scores}").format(
+            scores=", ".join(str(s) for s in report.result.scores)) + "\n")
+    return 0
+
+
 # --- triverse serve -----------------------------------------------------------------------------
 def _missing_server_packages() -> list[str]:
     """The packages of the ``server`` extra that cannot be imported."""
@@ -331,6 +362,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "play": cmd_play,
     "simulate": cmd_simulate,
     "replay": cmd_replay,
+    "verify": cmd_verify,
     "serve": cmd_serve,
     "arena": cmd_arena,
 }

@@ -52,6 +52,7 @@ def examples() -> str:
   triverse play triominoes --players human,average
   triverse simulate triominoes --players novice,average --games 100 --seed 1 --json
   triverse replay game.json
+  triverse verify game.json
   triverse arena triominoes --players veteran,average --games 400 --jobs 2
   triverse --lang pl play triominoes
   triverse serve
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate(sub)
     _add_serve(sub)
     _add_replay(sub)
+    _add_verify(sub)
     _add_arena(sub)
     return parser
 
@@ -174,6 +176,20 @@ def _add_replay(sub: Subcommands[argparse.ArgumentParser]) -> None:
     rep.add_argument("file", help=_("a record saved by play --save, simulate --records or the "
                                     "web server"))
     rep.add_argument("--json", action="store_true",
+                     help=_("print a machine-readable summary"))
+
+
+def _add_verify(sub: Subcommands[argparse.ArgumentParser]) -> None:
+    ver = _command(sub, "verify", _("check a record's shuffle commitment"),
+                   _("Check that a finished game's tiles and cards came in the order the "
+                     "server committed to at its start: recompute the commitment from the "
+                     "seed and salt the record reveals, compare the deal, replay every action "
+                     "and draw from the seed, and check the result (docs/records.md). Exit "
+                     "status 0 when it holds, 1 when it does not, 2 for a file that is not a "
+                     "record."))
+    ver.add_argument("file", help=_("a record saved by play --save, simulate --records or the "
+                                    "web server"))
+    ver.add_argument("--json", action="store_true",
                      help=_("print a machine-readable summary"))
 
 

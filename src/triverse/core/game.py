@@ -323,6 +323,19 @@ class State(ABC, Generic[A]):
     def setup(self) -> dict[str, Any] | None:
         """The explicit opening this state was built from (``None`` if it came from the seed)."""
 
+    @abstractmethod
+    def deal(self) -> dict[str, Any]:
+        """The randomness fixed at the start of this game, as JSON (notation strings, whole
+        numbers), in the order the game will use it: the tiles in the order they are dealt and
+        drawn, the order of play, the cards of each deck... (each game's rules document says
+        which keys). It depends on the seed, the options and the setup alone (it is the same
+        in every position of one game), and costs about as much as a new initial state.
+
+        A game's commitment hashes it (:func:`triverse.core.fairness.game_commitment`); chance
+        that comes later (a new round's shuffle, a reshuffled discard pile) is derived from the
+        seed as the game goes, and a replay of the record checks it.
+        """
+
     # --- shared behaviour ------------------------------------------------------------------------
     def _copy_base_into(self, other: State[A]) -> None:
         """Copy the base fields into a fresh clone (call from :meth:`clone`)."""

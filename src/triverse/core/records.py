@@ -1,8 +1,10 @@
 """Game records: a finished (or unfinished) game as JSON, and its faithful replay.
 
 A record holds the format and its version, the game with its options, the players, the seed
-(and, where the opening was given explicitly, the ``setup``), the actions in notation, and the
-result. ``docs/records.md`` documents the format.
+(and, where the opening was given explicitly, the ``setup``), the commitment to the game's
+randomness (:mod:`triverse.core.fairness`), the actions in notation, and the result.
+``docs/records.md`` documents the format; :mod:`triverse.core.verify` checks a record's
+commitment.
 
 >>> from triverse.core.plugins import available_games, load_game
 >>> state = load_game(available_games()[0]).new_initial_state(seed=3)  # any game
@@ -25,13 +27,14 @@ from typing import Any
 
 from triverse.core.errors import IllegalActionError, NotationError, OptionError, RecordError
 from triverse.core.events import Event
+from triverse.core.fairness import Commitment, new_salt
 from triverse.core.game import Result, State
 from triverse.core.plugins import game_class, load_game
 
 FORMAT = "triverse-record"
-VERSION = 2
+VERSION = 3
 """The format version written."""
-OLD_VERSIONS = (1,)
+OLD_VERSIONS = (1, 2)
 """The older format versions still read. A game whose rules changed since says, in
 :attr:`Game.record_options <triverse.core.game.Game.record_options>`, which options such a
 record leaves out and with which values it replays as it was played."""
@@ -62,6 +65,9 @@ class Record:
     result: Result | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
     """Free-form details (dates, the server's game id); not used by the replay."""
+    commitment: Commitment | None = None
+    """The commitment to the game's randomness, its salt and its deal (``None`` in a record
+    of version 1 or 2, or one written without it)."""
 
     @classmethod
     def from_state(
@@ -69,8 +75,10 @@ class Record:
         state: State[Any],
         players: Sequence[str | PlayerInfo],
         meta: Mapping[str, Any] | None = None,
+        salt: str | None = None,
     ) -> Record:
-        """The record of everything played so far in ``state``."""
+        """The record of everything played so far in ``state``, with the commitment to its
+        randomness under ``salt`` (the one published at its start; a fresh one if omitted)."""
         infos = tuple(p if isinstance(p, PlayerInfo) else PlayerInfo(p) for p in players)
         if len(infos) != state.game.num_players:
             raise RecordError(
@@ -85,6 +93,7 @@ class Record:
             setup=state.setup(),
             result=state.result() if state.is_terminal() else None,
             meta=dict(meta or {}),
+            commitment=Commitment.of(state, new_salt() if salt is None else salt),
         )
 
     # --- JSON ---------------------------------------------------------------------------------
@@ -97,6 +106,7 @@ class Record:
             "players": [p.to_json() for p in self.players],
             "seed": self.seed,
             "setup": dict(self.setup) if self.setup is not None else None,
+            "commitment": self.commitment.to_json() if self.commitment is not None else None,
             "actions": list(self.actions),
             "result": self.result.to_json() if self.result is not None else None,
             "meta": dict(self.meta),
@@ -136,7 +146,10 @@ class Record:
         meta = record.get("meta") or {}
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be an object")
-        return cls(game, tuple(players), seed, tuple(actions), options, setup, result, meta)
+        raw_commitment = record.get("commitment") if version == VERSION else None
+        commitment = None if raw_commitment is None else Commitment.from_json(raw_commitment)
+        return cls(game, tuple(players), seed, tuple(actions), options, setup, result, meta,
+                   commitment)
 
     @classmethod
     def loads(cls, text: str) -> Record:

@@ -95,6 +95,12 @@ class MatchRow(Base):
     pace: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """``live`` (minutes a turn) or ``correspondence`` (hours or days a turn), as the lobby
     lists a game; ``NULL`` for matches made before (migration ``r0006``)."""
+    salt: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The salt of the match's shuffle commitment: secret until the game ends (migration
+    ``r0007``; ``NULL`` for matches made before, which have no commitment)."""
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The commitment shown from the first move (:func:`triverse.core.fairness.game_commitment`;
+    migration ``r0007``)."""
 
 
 class SeatRow(Base):

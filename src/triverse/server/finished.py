@@ -7,6 +7,7 @@ would show what the seats may not see yet (the seed, the other hands).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from triverse.core.game import State
@@ -24,7 +25,10 @@ def record_json(live: LiveMatch) -> dict[str, Any]:
     players = [PlayerInfo(s.name, s.kind) for s in live.seats]
     meta = {"match_id": live.id, "mode": live.mode,
             "created": live.created_at.isoformat(timespec="seconds")}
-    return Record.from_state(live.state, players, meta).to_json()
+    # The match's salt: the record's commitment is the one shown from the first move. A match
+    # made before commitments (no salt) showed none, so its record carries none either.
+    record = Record.from_state(live.state, players, meta, salt=live.salt)
+    return (record if live.salt is not None else replace(record, commitment=None)).to_json()
 
 
 async def replay_view(

@@ -135,6 +135,12 @@ class LiveMatch:
     """Whether the match counts for ratings when it ends."""
     pace: str | None = None
     """``live`` or ``correspondence`` (:data:`PACES`); ``None`` for a match made before."""
+    salt: str | None = None
+    """The salt of the shuffle commitment: secret until the game ends, when the record
+    reveals it (``None``: a match made before commitments, which has none)."""
+    commitment: str | None = None
+    """The commitment to the match's randomness (:func:`triverse.core.fairness.game_commitment`),
+    shown to everyone from the first move."""
     log: list[LogEntry] = field(default_factory=list)
     connections: Counter[int | None] = field(default_factory=Counter)
     """Open websockets per seat (``None``: spectators), in this process."""

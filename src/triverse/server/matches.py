@@ -224,7 +224,8 @@ class LiveMatches:
             id=stored.id, game_name=stored.game, title=entry.title, mode=stored.mode,
             seed=stored.seed, spec=GameSpec.of(entry.module, game), game=game, state=state,
             seats=stored.seats, created_at=stored.created_at, paused=stored.paused,
-            deadline=stored.deadline, rated=stored.rated, pace=stored.pace,
+            deadline=stored.deadline, rated=stored.rated, pace=stored.pace, salt=stored.salt,
+            commitment=stored.commitment,
         )
         live.log.extend(replay(live.id, state, stored.moves))
         return live

@@ -22,6 +22,7 @@ from typing import Any
 
 from triverse.core.errors import GameOverError, IllegalActionError, NotationError, OptionError
 from triverse.core.events import Event
+from triverse.core.fairness import game_commitment, new_salt
 from triverse.core.game import State
 from triverse.core.rng import SEED_MAX, fresh_seed
 from triverse.server.accounts import Account
@@ -200,11 +201,12 @@ class Referee:
         )
         assert entry.module is not None
         now = self.clocks.now()
+        salt = new_salt()  # the commitment to the seed and deal is shown from move 0
         live = LiveMatch(
             id=secrets.token_urlsafe(9), game_name=entry.name, title=entry.title, mode=mode,
             seed=seed, spec=GameSpec.of(entry.module, game), game=game, state=state,
             seats=seat_infos, created_at=now, rated=rated, pace=pace_of(game, pace),
-        )
+            salt=salt, commitment=game_commitment(state, salt))
         live.deadline = self.clocks.deadline_for(live, state, now)
         await self.repository.insert(live)
         self.matches.add(live)

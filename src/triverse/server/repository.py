@@ -77,6 +77,8 @@ class StoredMatch:
     moves: list[StoredMove]
     rated: bool = False
     pace: str | None = None
+    salt: str | None = None
+    commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +175,8 @@ class MatchRepository:
                 options=dict(live.game.options), seed=live.seed, mode=live.mode,
                 status=("finished" if live.finished else "open" if live.free_seats
                         else "active"),
-                rated=live.rated, pace=live.pace, paused=False, move_count=0,
+                rated=live.rated, pace=live.pace, salt=live.salt, commitment=live.commitment,
+                paused=False, move_count=0,
                 to_move=live.to_move, result=None, created_at=live.created_at,
                 updated_at=live.created_at, finished_at=None, deadline=live.deadline,
             ))
@@ -267,7 +270,8 @@ class MatchRepository:
                 seed=row.seed, mode=row.mode, paused=row.paused,
                 created_at=aware(row.created_at),
                 deadline=None if row.deadline is None else aware(row.deadline),
-                seats=seats, moves=moves, rated=row.rated, pace=row.pace,
+                seats=seats, moves=moves, rated=row.rated, pace=row.pace, salt=row.salt,
+                commitment=row.commitment,
             )
 
     async def status(self, match_id: str, known: int) -> Status | None:

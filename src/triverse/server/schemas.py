@@ -339,6 +339,10 @@ class View(Exact):
     rated: bool = Field(description="the match counts for ratings when it ends")
     pace: Literal["live", "correspondence"] | None = Field(
         description="how fast turns are meant to go; null for a match made before paces")
+    commitment: str | None = Field(
+        description="the SHA-256 (hex) committing to the match's seed and deal under a secret "
+                    "salt, revealed in the record at the end (docs/records.md); null for a "
+                    "match made before commitments")
     seat: int | None = Field(description="whose view this is; null for a spectator")
     players: list[PlayerView]
     move: int = Field(description="actions played so far: send it with your next action")

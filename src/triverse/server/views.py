@@ -10,7 +10,9 @@ Its game content comes from three places only:
 - the legal actions, only to the seat whose turn it is.
 
 Besides, it says whether turns are timed (``time_limit``) and when the current one ends
-(``deadline``), and whether the game offers score previews (``game.preview``).
+(``deadline``), whether the game offers score previews (``game.preview``), and the match's
+shuffle ``commitment`` (a digest only: never its salt, seed or deal, which the record reveals
+at the end).
 """
 
 from __future__ import annotations
@@ -167,6 +169,7 @@ def render_view(
         "mode": live.mode,
         "rated": live.rated,
         "pace": live.pace,
+        "commitment": live.commitment,
         "seat": seat,
         "players": players_json(live),
         "move": state.move_number,

@@ -115,6 +115,7 @@ class ViewChanges(Exact):
     mode: Mode | None = None
     rated: bool | None = None
     pace: Literal["live", "correspondence"] | None = None
+    commitment: str | None = None
     seat: int | None = None
     players: list[PlayerView] | None = None
     move: int | None = None

@@ -215,8 +215,7 @@ class TileState(State[Action]):
     def _deal(self, round_number: int, seats: Sequence[int] | None = None) -> None:
         """Shuffle all the tiles with ``derive(seed, "round", n)`` and deal the hands to
         ``seats`` (all by default) in seat order; the rest is the pool."""
-        tiles = list(self.game.tileset.tiles)
-        derive(self.seed, "round", round_number).shuffle(tiles)
+        tiles = self._shuffled(round_number)
         n = self.game.num_players
         seats = range(n) if seats is None else seats
         size = self.game.hand_sizes[len(seats)]
@@ -509,7 +508,26 @@ class TileState(State[Action]):
             raise IllegalActionError(f"action id {action_id}: a triple only has rotation 0")
         return Place(t, cell, rotation)
 
+    def _shuffled(self, round_number: int) -> list[Tile]:
+        """All the tiles in the order ``derive(seed, "round", n)`` shuffles them."""
+        tiles = list(self.game.tileset.tiles)
+        derive(self.seed, "round", round_number).shuffle(tiles)
+        return tiles
+
     # --- setups ----------------------------------------------------------------------------------
+    def deal(self) -> dict[str, Any]:
+        """Round 1's tiles in the order shuffled: ``hands``, each seat's in seat order, then
+        the ``pool`` in drawing order (an explicit setup's, as it gives them). Every later round
+        n is shuffled afresh with ``derive(seed, "round", n)``."""
+        setup = self.setup()
+        if setup is not None:
+            return {"hands": setup["hands"], "pool": setup["pool"]}
+        tiles = [str(t) for t in self._shuffled(1)]
+        size = self.game.hand_sizes[self.game.num_players]
+        n = self.game.num_players
+        return {"hands": [tiles[k * size:(k + 1) * size] for k in range(n)],
+                "pool": tiles[n * size:]}
+
     def setup(self) -> dict[str, Any] | None:
         if self._setup is None:
             return None

@@ -535,6 +535,11 @@ class TrianglesState(State[Line]):
                                      f"has {self.board.n} stars")
         return Line(a, b)
 
+    def deal(self) -> dict[str, Any]:
+        """The star cloud, ``stars`` as ``[x, y]`` in star-number order (from the seed with
+        ``derive(seed, "stars", board)``, or the setup's); the only chance in the game."""
+        return {"stars": [list(p) for p in self.board.stars]}
+
     def setup(self) -> dict[str, Any] | None:
         if self._setup is None:
             return None

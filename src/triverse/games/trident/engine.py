@@ -65,14 +65,19 @@ from triverse.games.trident.rules import (
     seat_text,
 )
 from triverse.games.trident.scoring import TRITON_BONUS, ScoreItem, score_play
-from triverse.games.trident.setup import complete_setup, load_setup, position_json
+from triverse.games.trident.setup import (
+    complete_setup,
+    deal_json,
+    load_setup,
+    position_json,
+    seed_deal,
+)
 from triverse.games.trident.text import describe, render
 from triverse.games.trident.tiles import (
     JOKER,
     NUM_TILES,
     PASS,
     RACK_SIZE,
-    TILE_SET,
     TIMEOUT,
     Action,
     Exchange,
@@ -247,10 +252,7 @@ class TridentState(State[Action]):
         """Shuffle the 83 tiles with ``derive(seed, "bag")``; draw the order of play with
         ``derive(seed, "order")``; set tiles aside (variant), then deal three to each seat in
         that order."""
-        tiles = list(TILE_SET)
-        derive(self.seed, "bag").shuffle(tiles)
-        order = list(range(self.game.num_players))
-        derive(self.seed, "order").shuffle(order)
+        tiles, order = seed_deal(self.seed, self.game.num_players)
         self.order = tuple(order)
         pos = self.rules.aside
         self.aside = sorted(tiles[:pos])
@@ -558,6 +560,9 @@ class TridentState(State[Action]):
         return decode(self.racks[self.order[self.turn]], action_id)
 
     # --- setups -----------------------------------------------------------------------------------
+    def deal(self) -> dict[str, Any]:
+        """The tiles in the order they are used, the order of play (:func:`deal_json`)."""
+        return deal_json(self)
 
     def setup(self) -> dict[str, Any] | None:
         if self._setup is None:
@@ -565,7 +570,6 @@ class TridentState(State[Action]):
         return {key: (list(value) if isinstance(value, list) else value)
                 for key, value in self._setup.items()} | {
                     "racks": [list(r) for r in self._setup["racks"]]}
-
 
     def _position_json(self) -> dict[str, Any]:
         """This position as a setup (used for determinizations)."""

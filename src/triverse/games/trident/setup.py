@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from triverse.core.errors import NotationError, RecordError
+from triverse.core.rng import derive
 from triverse.core.schema import Fields, Integer, ListOf, Parsed, Schema, validate
 from triverse.games.trident.board import (
     EMPTY,
@@ -36,6 +37,7 @@ from triverse.games.trident.tiles import (
     JOKER,
     KINDS,
     RACK_SIZE,
+    TILE_SET,
     Placement,
     parse_placement,
     parse_tile,
@@ -169,6 +171,41 @@ def load_setup(state: TridentState, raw: Mapping[str, Any]) -> None:
             value = raw[key]
             normal[key] = list(value) if isinstance(value, list) else value
     state._setup = normal
+
+
+def seed_deal(seed: int, players: int) -> tuple[list[int], list[int]]:
+    """The 83 tiles in the order ``derive(seed, "bag")`` shuffles them, and the order of play
+    ``derive(seed, "order")`` draws: the first tiles are set aside (variant), the next go three
+    to each seat in the order of play, the rest are drawn in that order.
+
+    >>> tiles, order = seed_deal(1, 2)
+    >>> len(tiles), sorted(tiles) == sorted(TILE_SET), sorted(order)
+    (83, True, [0, 1])
+    """
+    tiles = list(TILE_SET)
+    derive(seed, "bag").shuffle(tiles)
+    order = list(range(players))
+    derive(seed, "order").shuffle(order)
+    return tiles, order
+
+
+def deal_json(state: TridentState) -> dict[str, Any]:
+    """The game's deal (:meth:`State.deal <triverse.core.game.State.deal>`): ``tiles``, every
+    tile not on the board in the order it is used (the ``aside`` first ones set aside, then
+    three to each seat in the ``order`` of play, then the bag in drawing order; an explicit
+    setup's racks are listed as it gives them), ``order`` and ``aside``, a count. An exchange
+    later reshuffles the bag with ``derive(seed, "exchange", move)``."""
+    setup = state.setup()
+    if setup is None:
+        tiles, order = seed_deal(state.seed, state.game.num_players)
+        aside = state.rules.aside
+        return {"tiles": [json_tile(t) for t in tiles], "order": order, "aside": aside}
+    order = list(setup.get("order", range(state.game.num_players)))
+    given = list(setup.get("aside", []))
+    for seat in order:
+        given += setup["racks"][seat]
+    return {"tiles": given + list(setup["bag"]), "order": order,
+            "aside": len(setup.get("aside", []))}
 
 
 def position_json(state: TridentState) -> dict[str, Any]:

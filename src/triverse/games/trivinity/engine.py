@@ -154,15 +154,16 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
         rng.shuffle(free)
         return tuple(free.pop() if m == "random" else m for m in chosen)
 
-    def _initial_state(self, seed: int, setup: Mapping[str, Any] | None) -> TrivinityState:
-        if setup is not None:
-            return state_from_setup(self, seed, setup)
-        n = self.num_players
+    def seed_opening(self, seed: int) -> TrivinityState:
+        """The opening ``seed`` deals, before anyone draws: the modules, the order of play
+        (``derive(seed, "order")``), each starting deck shuffled with ``derive(seed,
+        "shuffle", p, 0)``, each tier's cards shuffled with ``derive(seed, "deal", tier)`` and
+        dealt round the tier's three stacks, the rest face down in Limbo."""
         modules = self.choose_modules(seed)
-        order = list(range(n))
+        order = list(range(self.num_players))
         derive(seed, "order").shuffle(order)
         state = TrivinityState(self, seed, modules, tuple(order))
-        for p, cards in enumerate(self.table.starters(n)):
+        for p, cards in enumerate(self.table.starters(self.num_players)):
             derive(seed, "shuffle", p, 0).shuffle(cards)
             state.decks[p] = cards
             state.shuffles[p] = 1
@@ -176,6 +177,14 @@ class TrivinityGame(Game["TrivinityState", TrivinityAction]):
                 else:
                     state.limbo_down.append(card)
         state.limbo_down.sort()
+        return state
+
+    def _initial_state(self, seed: int, setup: Mapping[str, Any] | None) -> TrivinityState:
+        if setup is not None:
+            return state_from_setup(self, seed, setup)
+        n = self.num_players
+        state = self.seed_opening(seed)
+        order = state.order
         for p in range(n):
             state._draw(p, HAND_SIZE, [])
         start_turn(state, order[0], [])

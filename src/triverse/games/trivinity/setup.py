@@ -163,3 +163,27 @@ def _place_stack(state: TrivinityState, cards: _Cards, s: int,
                           f"{most} (the face-up cards under the top), got {buried}")
     state.stacks[s] = ids[::-1]
     state.buried[s] = buried
+
+
+def deal_json(state: TrivinityState) -> dict[str, Any]:
+    """The game's deal (:meth:`State.deal <triverse.core.game.State.deal>`): the ``modules``,
+    the ``order`` of play, each seat's ``hand`` (empty when the seed deals: the hand is the
+    top five of the deck) and ``deck`` top first, the nine ``stacks`` top first and the face-down
+    ``limbo``, by card key. A deck that runs out is reshuffled later with ``derive(seed,
+    "shuffle", p, k)``."""
+    game = state.game
+    setup = state.setup()
+    if setup is None:
+        opening = game.seed_opening(state.seed)
+    else:
+        opening = state_from_setup(game, state.seed, setup)
+    key = game.table.card
+
+    def keys(cards: list[int]) -> list[str]:
+        return [key(c).key for c in cards]
+
+    return {"modules": list(opening.modules), "order": list(opening.order),
+            "hands": [keys(h) for h in opening.hands],
+            "decks": [keys(d[::-1]) for d in opening.decks],
+            "stacks": [keys(s[::-1]) for s in opening.stacks],
+            "limbo": keys(opening.limbo_down)}

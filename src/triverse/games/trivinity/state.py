@@ -104,6 +104,13 @@ class TrivinityState(State[TrivinityAction]):
     def setup(self) -> dict[str, Any] | None:
         return None if self._setup is None else dict(self._setup)
 
+    def deal(self) -> dict[str, Any]:
+        """The modules, order, decks, stacks and Limbo the game opened with
+        (:func:`~triverse.games.trivinity.setup.deal_json`)."""
+        from triverse.games.trivinity.setup import deal_json
+
+        return deal_json(self)
+
     def clone(self) -> TrivinityState:
         other = TrivinityState.__new__(TrivinityState)
         self._copy_base_into(other)

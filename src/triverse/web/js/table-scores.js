@@ -3,7 +3,7 @@ import { formatNumber, t, tn } from "./i18n.js";
 import { levelName } from "./names.js";
 import { yourTurn } from "./sound.js";
 import { profileUrl } from "./session.js";
-import { h, markYourMove, ordinal } from "./ui.js";
+import { copyText, h, markYourMove, notice, ordinal } from "./ui.js";
 
 export class TableScores {
   /** The status line: whose turn, or the end. */
@@ -40,6 +40,24 @@ export class TableScores {
       this.cueSince = view.move;
     }
     this.wasMine = mine;
+  }
+
+  /** The match's shuffle commitment (the digest of its seed and deal, fixed before the first
+   * move; the record reveals what it binds at the end), copyable; nothing for a match made
+   * before commitments. Drawn once: it never changes. */
+  renderCommitment(view) {
+    const panel = this.el.commitment;
+    const digest = view.commitment || null;
+    if (panel.dataset.digest === (digest || "")) return;
+    panel.dataset.digest = digest || "";
+    panel.hidden = !digest;
+    if (!digest) { panel.replaceChildren(); return; }
+    const copy = h("button", { type: "button", class: "tool", "data-action": "copy-commitment",
+      onclick: async () => notice((await copyText(digest)) ? t("Copied.") : t("Select the text and copy it.")) }, t("Copy"));
+    panel.replaceChildren(
+      h("summary", {}, t("Shuffle commitment")),
+      h("p", {}, t("Fixed before the first move: the SHA-256 of this game's seed and the order of its tiles or cards. The record shows them when the game is over, and anyone can check them with triverse verify.")),
+      h("p", { class: "commitment-digest" }, h("code", { "data-commitment": "", translate: "no" }, digest), " ", copy));
   }
 
   renderScores(view) {

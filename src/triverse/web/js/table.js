@@ -288,10 +288,11 @@ export class Table {
     el.pool = h("p", { class: "pool" });
     el.feed = h("ol", { class: "feed", "aria-label": t("Events, newest last"), tabindex: "0" });
     el.reviewPanel = h("section", { class: "review-panel", hidden: true, "aria-label": t("The veteran's review") });
+    el.commitment = h("details", { class: "commitment-panel", hidden: true });
     const side = h("aside", { class: "side", "aria-label": t("Scores and events") },
       h("section", { class: "score-panel" }, h("h2", {}, t("Scores")), el.scores, el.pool),
       el.reviewPanel,
-      h("section", { class: "feed-panel" }, h("h2", {}, t("Events")), el.feed));
+      h("section", { class: "feed-panel" }, h("h2", {}, t("Events")), el.feed), el.commitment);
 
     el.trayHost = h("div", { class: "view-tray" });
     el.hint = h("p", { class: "hint", id: "hand-hint" });
@@ -464,6 +465,7 @@ export class Table {
     this.el.status.dataset.turn = String(view.your_turn);
 
     this.renderScores(view);
+    this.renderCommitment(view);
 
     // Pause.
     this.el.pause.setAttribute("aria-pressed", String(view.paused));
