@@ -84,6 +84,10 @@ def test_a_contest_of_every_other_game_runs_to_its_standings(
     if gus["board"] is not None:  # a novice takes the guest's seat
         board = found["boards"][gus["board"] - 1]
         assert seat_view(client, board["match_id"], guest["secret"])["seat"] == gus["seat"]
+    computer = next(e for e in found["entries"] if e["kind"] != "human")
+    kept = client.post(f"/api/contests/{contest_id}/entries/{computer['entry']}/remove",
+                       headers=host.headers())
+    assert kept.status_code == 422 and kept.json()["error"]["code"] == "bad_request"
     removed = client.post(f"/api/contests/{contest_id}/entries/{guest['entry']}/remove",
                           headers=host.headers())
     assert removed.status_code == 200, removed.text

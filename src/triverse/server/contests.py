@@ -361,6 +361,10 @@ class Contests:
         and their turns passed (or played by a novice, without a time-out rule)."""
         data = await self.data(contest_id)
         self.host_of(data, host)
+        kind = next((e.kind for e in data.entries if e.entry == entry), "human")
+        if kind != "human" and data.contest.status != "signup":
+            raise ServerError("bad_request", "a computer entrant never leaves: it can be "
+                              "removed only during sign-up")
         try:
             if data.contest.status == "signup":
                 await self.store.delete_entry(contest_id, entry, self.clock.now())
