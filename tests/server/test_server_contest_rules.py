@@ -27,6 +27,7 @@ from contest_helpers import (
     until,
 )
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 import triverse.server.contests as contests_module
 from triverse.server.clock import ManualClock
@@ -178,10 +179,10 @@ def test_too_many_announcements_are_refused(
     monkeypatch.setattr(contests_module, "MAX_ANNOUNCEMENTS", 2)
     host = Browser(client, "Hostess")
     contest_id = new_contest(client, host, clock)
-    for text in ("one", "two"):
+    for said in ("one", "two"):
         answer = client.post(f"/api/contests/{contest_id}/announcements",
-                             headers=host.headers(), json={"text": f"  {text} "})
-        assert answer.status_code == 201 and answer.json()["text"] == text
+                             headers=host.headers(), json={"text": f"  {said} "})
+        assert answer.status_code == 201 and answer.json()["text"] == said
     third = client.post(f"/api/contests/{contest_id}/announcements", headers=host.headers(),
                         json={"text": "three"})
     assert third.status_code == 409 and code(third) == "too_many_announcements"
@@ -216,3 +217,33 @@ def test_contest_changes_are_rate_limited(db_url: str, clock: ManualClock) -> No
         client.get(f"/api/contests/{contest_id}")
         reads = client.get(f"/api/contests/{contest_id}")
         assert reads.status_code == 429 and code(reads) == "rate_limited"
+
+
+def test_a_restart_passes_a_removed_seat_and_ends_a_contest_left_running(
+    db_url: str, clock: ManualClock,
+) -> None:
+    """What a stopped process left undone is done at the next start: the turn of an entrant
+    removed meanwhile is passed at once, and a contest whose boards all ended finishes."""
+    with server(db_url, clock) as first:
+        host = Browser(first, "Hostess")
+        timed = new_contest(first, host, clock)
+        secrets = {signed_up(first, timed, None, name)["entry"]: "" for name in ("Gus", "Gil")}
+        board = first.post(f"/api/contests/{timed}/close",
+                           headers=host.headers()).json()["boards"][0]
+        untimed = new_contest(first, host, clock, game="triangles", players_per_board=2)
+        add_computer(first, untimed, host)
+        add_computer(first, untimed, host)
+        first.post(f"/api/contests/{untimed}/close", headers=host.headers())
+        until(lambda: contest(first, untimed)["status"] == "finished", "the computers' end")
+    to_move = board["seats"][board["to_move"]]["entry"]
+    assert to_move in secrets
+    engine = create_engine(db_url)
+    with engine.begin() as connection:  # as if the process stopped right after these
+        connection.execute(text("UPDATE contest_entries SET removed = true WHERE entry = :e "
+                                "AND contest_id = :c"), {"e": to_move, "c": timed})
+        connection.execute(text("UPDATE contests SET status = 'running', finished_at = NULL "
+                                "WHERE id = :c"), {"c": untimed})
+    engine.dispose()
+    with server(db_url, clock) as second:  # the clock stands still: no deadline passes
+        until(lambda: contest(second, timed)["boards"][0]["move"] == 1, "the pass")
+        until(lambda: contest(second, untimed)["status"] == "finished", "the end")

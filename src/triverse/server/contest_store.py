@@ -152,6 +152,19 @@ class ContestStore:
                 select(CONTESTS.c.id, CONTESTS.c.signup_closes)
                 .where(CONTESTS.c.status.in_(("signup", "closing"))))]
 
+    async def over(self) -> list[str]:
+        """The running contests whose boards have all ended (the listener that ends a
+        contest with its last board failed, or its process stopped)."""
+        ids: list[str] = await self.run(self._over)
+        return ids
+
+    def _over(self) -> list[str]:
+        playing = (select(BOARDS.c.contest_id).join(MATCHES, MATCHES.c.id == BOARDS.c.match_id)
+                   .where(MATCHES.c.status != "finished"))
+        with self.engine.connect() as connection:
+            return list(connection.execute(select(CONTESTS.c.id).where(
+                CONTESTS.c.status == "running", CONTESTS.c.id.not_in(playing))).scalars())
+
     async def removed_to_move(self) -> list[tuple[str, int]]:
         """The board matches (unfinished) whose seat to move is a removed entrant's, and
         their move numbers."""

@@ -423,10 +423,13 @@ class Contests:
 
     # --- the scheduler -------------------------------------------------------------------------
     async def _pending(self) -> list[tuple[str, int, datetime]]:
+        """What the scheduler waits for, read from the database: the closes of sign-up, the
+        removed entrants to move (now), the contests to end (now)."""
         closes = [(f"close:{cid}", 0, aware(closes)) for cid, closes in await self.store.due()]
         now = self.clock.now()
         return closes + [(f"pass:{match_id}", move, now)
-                         for match_id, move in await self.store.removed_to_move()]
+                         for match_id, move in await self.store.removed_to_move()] + [
+            (f"finish:{cid}", 0, now) for cid in await self.store.over()]
 
     async def _fire(self, key: str, move: int) -> None:
         what, _, name = key.partition(":")
@@ -434,6 +437,9 @@ class Contests:
             await self._close(name, early=False)
         elif what == "pass":
             await self.maker.pass_removed(name, move)  # the referee's listeners tell
+        elif what == "finish" and await self.store.finish_if_over(name, self.clock.now()):
+            log.info("contest %s finished", name)
+            await self.changed(name)
 
     # --- the boards' moves ---------------------------------------------------------------------
     async def board_of(self, match_id: str) -> str | None:
