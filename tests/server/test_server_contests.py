@@ -274,14 +274,17 @@ def test_the_websocket_follows_entries_announcements_and_the_close(
         ContestMessage.model_validate(first)
         assert first["contest"]["status"] == "signup" and first["contest"]["entries"] == []
 
+        heard: list[str] = []
+
         def next_until(check: Any) -> Json:
             while True:
                 message: Json = socket.receive_json()
                 ContestMessage.model_validate(message)
+                heard.append(json.dumps(message))
                 if check(message["contest"]):
                     return message
 
-        signed_up(client, contest_id, None, "Gus")
+        gus = signed_up(client, contest_id, None, "Gus")
         next_until(lambda c: [e["name"] for e in c["entries"]] == ["Gus"])
         answer = client.post(f"/api/contests/{contest_id}/announcements",
                              headers=host.headers(), json={"text": "Welcome, players!"})
@@ -293,6 +296,8 @@ def test_the_websocket_follows_entries_announcements_and_the_close(
         assert closed.status_code == 200 and closed.json()["status"] == "running"
         got = next_until(lambda c: c["boards"])
         assert [len(b["seats"]) for b in got["contest"]["boards"]] == [2]
+        assert not any(gus["secret"] in text or hash_token(gus["secret"]) in text
+                       for text in heard)
         socket.send_json({"type": "ping", "id": 1})
         while socket.receive_json()["type"] != "pong":
             pass
