@@ -6,18 +6,14 @@ else, every board plays to its end and the contest finishes with its standings."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from contest_helpers import (
-    START,
     Browser,
     Json,
     add_computer,
     contest,
     new_contest,
     seat_view,
-    server,
     signed_up,
     until,
 )
@@ -36,16 +32,6 @@ GAMES = {
 """Each game's options, players per board, most players, and the board sizes of five
 entrants (Triangles is for two: one entrant sits out)."""
 
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def client(db_url: str, clock: ManualClock) -> Iterator[TestClient]:
-    with server(db_url, clock) as test_client:
-        yield test_client
 
 
 def finished(client: TestClient, contest_id: str) -> Json | None:

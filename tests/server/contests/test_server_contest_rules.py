@@ -7,7 +7,6 @@ rate-limited."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -31,17 +30,6 @@ from sqlalchemy import create_engine, text
 
 import triverse.server.contests as contests_module
 from triverse.server.clock import ManualClock
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def client(db_url: str, clock: ManualClock) -> Iterator[TestClient]:
-    with server(db_url, clock) as test_client:
-        yield test_client
 
 
 def create_answer(client: TestClient, host: Browser, clock: ManualClock, **body: Any) -> Any:

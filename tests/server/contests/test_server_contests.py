@@ -9,13 +9,10 @@ contest, announcements included."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from contest_helpers import (
     SIGNUP,
-    START,
     TURN,
     Browser,
     Json,
@@ -24,7 +21,6 @@ from contest_helpers import (
     contest,
     new_contest,
     seat_view,
-    server,
     settle,
     signed_up,
     until,
@@ -37,18 +33,6 @@ from triverse.server.contest_draw import Standing as Line
 from triverse.server.contest_draw import board_sizes, contest_commitment, draw, overall, places
 from triverse.server.contest_models import Contest, ContestList, ContestMessage, MeAnswer
 from triverse.server.db import hash_token
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def client(db_url: str, clock: ManualClock) -> Iterator[TestClient]:
-    """A server on its own SQLite file, with a clock the test moves."""
-    with server(db_url, clock) as test_client:
-        yield test_client
 
 
 def enter_seven(client: TestClient, contest_id: str, host: Browser) -> dict[int, str]:
