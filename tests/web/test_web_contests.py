@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import UTC, datetime, timedelta
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -112,7 +113,8 @@ def remove(page: Any, entry: str) -> None:
     page.click(f"[data-remove='{entry}']")
     dialog = page.locator("dialog.confirm-dialog")
     dialog.locator("button[data-value='yes']").click()
-    page.wait_for_selector(f".entrant-list li[data-entry='{entry}'] [data-removed]")
+    page.wait_for_selector(f".entrant-list li[data-entry='{entry}'] [data-removed], .notice.error")
+    assert not page.locator(".notice.error").count(), page.locator(".notice.error").all_inner_texts()
 
 
 def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
@@ -136,9 +138,15 @@ def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
     open_contest(ann, url)
     ann.click("[data-signup]")
     ann.wait_for_selector("[data-my-state='signed-up']")
-    links = [guest_signs_up(new_page(), url, name) for name in ("Bob", "Cid")]
+    guests = [new_page(), new_page()]
+    links = [guest_signs_up(page, url, name) for page, name in zip(guests, ("Bob", "Cid"))]
     assert all(f"{url}#me=" in link for link in links)
     wait_entrants(host, 7)
+    # The host's announcement reaches the players' pages live.
+    host.fill("#ct-announcement", "Boards are drawn in a minute: good luck!")
+    host.click("[data-host='announce']")
+    for page in (ann, *guests):
+        page.wait_for_selector(".announcement-list li:has-text('good luck!')")
     screenshot(host, "contest-signup")
     assert not violations(host, "the contest in sign-up, for its host")
     # The host closes sign-up: boards of 4 and 3, the draw's seed and salt revealed.
@@ -208,7 +216,7 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
         headers = {"X-CSRF-Token": csrf}
         created = client.post("/api/contests", headers=headers, json={
             "title": "Links", "game": "trident", "players_per_board": 2, "turn_seconds": 600,
-            "signup_closes": "2099-01-01T00:00:00Z", "rewards": [10], "reward_name": "stars"})
+            "signup_closes": (datetime.now(UTC) + timedelta(days=1)).isoformat(), "rewards": [10], "reward_name": "stars"})
         assert created.status_code == 201, created.text
         url = base + created.json()["link"]
         link = guest_signs_up(new_page(), url, "Dee")

@@ -65,8 +65,9 @@ export function drawFacts(dl, contest) {
   const rewards = contest.rewards.length
     ? contest.rewards.map((n, i) => t("{place}: {reward}", { place: ordinal(i + 1), reward: rewardText(n, contest.reward_name) })).join(" · ")
     : t("none");
-  const closes = [formatDate(contest.signup_closes)];
-  if (contest.status === "signup") closes.push(" · ", t("time left:"), " ", countdown(contest.signup_closes));
+  const closes = contest.status === "signup"
+    ? [formatDate(contest.signup_closes), " · ", t("time left:"), " ", countdown(contest.signup_closes)]
+    : [t("closed")];
   const row = (key, label, ...value) => [h("dt", {}, label), h("dd", { "data-fact": key }, ...value)];
   dl.replaceChildren(
     ...row("game", t("Game"), contest.game_title),
@@ -171,11 +172,13 @@ export function drawDraw(section, contest) {
         h("dt", {}, t("Salt")), h("dd", {}, h("code", { "data-salt": "" }, d.salt))] : null));
 }
 
-/** Append the announcements not shown yet (the list is a live log: only new ones are read). */
-export function drawAnnouncements(section, list, contest) {
+/** Append the announcements not shown yet (the list is a live log: only new ones are read);
+ * `none`: the line shown while there are none (to the host, who may post one). */
+export function drawAnnouncements(section, list, none, contest) {
   const shown = list.childElementCount;
   for (const a of contest.announcements.slice(shown)) {
     list.append(h("li", { "data-announcement": "" }, h("time", { datetime: a.at, class: "muted small" }, formatDate(a.at)), " ", a.text));
   }
+  none.hidden = contest.announcements.length > 0;
   section.hidden = !contest.announcements.length && !section.dataset.host;
 }

@@ -112,9 +112,11 @@ export async function renderContest(root, id) {
   for (const name of ["boards", "standings", "entrants", "draw"]) {
     sections[name] = h("section", { class: `contest-${name}`, "aria-labelledby": `contest-${name}-title` });
   }
-  const annList = h("ol", { class: "announcement-list", role: "log", "aria-labelledby": "contest-announcements-title" });
+  const annList = h("ol", { class: "announcement-list" });
+  const noAnn = h("p", { class: "muted" }, t("No announcements yet."));
   const announcements = h("section", { class: "contest-announcements", "aria-labelledby": "contest-announcements-title" },
-    h("h2", { id: "contest-announcements-title" }, t("Announcements")), annList);
+    h("h2", { id: "contest-announcements-title" }, t("Announcements")), noAnn,
+    h("div", { role: "log", "aria-labelledby": "contest-announcements-title" }, annList));
   const me = meSection(id, (entry) => {
     page.me = entry;
     draw();
@@ -137,7 +139,7 @@ export async function renderContest(root, id) {
     me.draw(c, page.me, playLink);
     host.sync(c, page.isHost);
     announcements.dataset.host = page.isHost && c.status !== "cancelled" ? "true" : "";
-    drawAnnouncements(announcements, annList, c);
+    drawAnnouncements(announcements, annList, noAnn, c);
     drawBoards(sections.boards, c, page.me, playLink);
     drawStandings(sections.standings, c, page.me);
     drawEntrants(sections.entrants, c, page.me, page.isHost && c.status !== "finished" && c.status !== "cancelled" ? remove : null);
