@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import UTC, datetime, timedelta
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -113,8 +113,10 @@ def remove(page: Any, entry: str) -> None:
     page.click(f"[data-remove='{entry}']")
     dialog = page.locator("dialog.confirm-dialog")
     dialog.locator("button[data-value='yes']").click()
-    page.wait_for_selector(f".entrant-list li[data-entry='{entry}'] [data-removed], .notice.error")
-    assert not page.locator(".notice.error").count(), page.locator(".notice.error").all_inner_texts()
+    page.wait_for_selector(
+        f".entrant-list li[data-entry='{entry}'] [data-removed], .notice.error")
+    errors = page.locator(".notice.error")
+    assert not errors.count(), errors.all_inner_texts()
 
 
 def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
@@ -139,7 +141,8 @@ def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
     ann.click("[data-signup]")
     ann.wait_for_selector("[data-my-state='signed-up']")
     guests = [new_page(), new_page()]
-    links = [guest_signs_up(page, url, name) for page, name in zip(guests, ("Bob", "Cid"))]
+    links = [guest_signs_up(page, url, name)
+             for page, name in zip(guests, ("Bob", "Cid"), strict=True)]
     assert all(f"{url}#me=" in link for link in links)
     wait_entrants(host, 7)
     # The host's announcement reaches the players' pages live.
@@ -166,7 +169,8 @@ def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
     ann.click("[data-my-play]")
     ann.wait_for_url(re.compile(r"/play/"))
     ann.wait_for_selector("body[data-board-ready='true']")
-    ann.wait_for_function("() => document.body.dataset.yourTurn === 'true'", timeout=4 * TURN * 1000)
+    ann.wait_for_function("() => document.body.dataset.yourTurn === 'true'",
+                          timeout=4 * TURN * 1000)
     mid = re.search(r"/play/([^/?#]+)", ann.url)[1]  # type: ignore[index]
     before = int(ann.locator("body").get_attribute("data-move") or 0)
     play_through_ui(ann, choose(state_of(contest_server, mid)), "type")
@@ -216,7 +220,8 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
         headers = {"X-CSRF-Token": csrf}
         created = client.post("/api/contests", headers=headers, json={
             "title": "Links", "game": "trident", "players_per_board": 2, "turn_seconds": 600,
-            "signup_closes": (datetime.now(UTC) + timedelta(days=1)).isoformat(), "rewards": [10], "reward_name": "stars"})
+            "signup_closes": (datetime.now(UTC) + timedelta(days=1)).isoformat(),
+            "rewards": [10], "reward_name": "stars"})
         assert created.status_code == 201, created.text
         url = base + created.json()["link"]
         link = guest_signs_up(new_page(), url, "Dee")

@@ -1,6 +1,6 @@
 """The web UI: ``/``, the invite and spectator links, the players' profiles, the
-leaderboards and the contests (all ``index.html``), its service worker (``/sw.js``) and its files; and the API's
-documentation page, ``/docs``.
+leaderboards and the contests (all ``index.html``), its service worker (``/sw.js``) and its
+files; and the API's documentation page, ``/docs``.
 
 Every page keeps its scripts and styles in files of the server's own, so that the
 Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
