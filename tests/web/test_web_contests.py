@@ -19,7 +19,7 @@ import httpx
 import pytest
 from test_web_a11y import violations
 from test_web_players import PASSWORD, sign_up
-from web_support import LiveServer, screenshot
+from web_support import PHONE, LiveServer, screenshot
 from web_trident_helpers import choose, play_through_ui, state_of
 
 from triverse.core.fairness import commitment
@@ -229,8 +229,8 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
                            json={"kind": "novice"}).status_code == 201
         assert client.post(f"/api/contests/{created.json()['id']}/close",
                            headers=headers).status_code == 200
-    # Another device: the personal link finds the entry and its board.
-    other = new_page()
+    # Another device (a phone): the personal link finds the entry and its board.
+    other = new_page(PHONE)
     open_contest(other, link)
     assert "#me=" not in other.url  # the secret leaves the address bar, kept in the browser
     other.wait_for_selector("[data-my-state='playing']")
@@ -238,6 +238,7 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
     play = other.locator("[data-my-play]").get_attribute("href") or ""
     assert re.fullmatch(r"/play/[^?#]+\?seat=[01]#" + re.escape(secret), play)
     assert other.locator("details.personal-link [data-personal-link]").input_value() == link
+    assert not violations(other, "a contest's page on a phone, for an entrant")
     other.click("[data-my-play]")
     other.wait_for_selector("body[data-board-ready='true']")
     assert other.locator("body").get_attribute("data-connection") != "refused"

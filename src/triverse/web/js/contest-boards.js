@@ -103,11 +103,11 @@ function boardItem(board, contest, me, playLink) {
   h("h3", { id: titleId }, t("Board {n}", { n: formatNumber(board.board) }), " ",
     h("span", { class: `badge board-${over ? "over" : "active"}` }, over ? t("over") : t("playing"))),
   h("p", { class: "board-turn", "data-turn": "" }, turn, " · ", t("move {n}", { n: formatNumber(board.move) })),
-  h("table", { class: "standings board-seats" },
+  h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-labelledby": titleId }, h("table", { class: "standings board-seats" },
     h("caption", { class: "sr-only" }, t("Board {n}: the players in posting order", { n: formatNumber(board.board) })),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Order")), h("th", { scope: "col" }, t("Player")),
       h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Reward")))),
-    h("tbody", {}, ...rows)),
+    h("tbody", {}, ...rows))),
   h("div", { class: "board-actions" },
     mine && !over && !mine.removed ? h("a", { class: "button-link primary", href: playLink(board, mine), "data-play": board.board, "data-key": `play-${board.board}` },
       t("Play your seat")) : null,
@@ -127,7 +127,8 @@ export function drawStandings(section, contest, me) {
   section.hidden = !contest.standings.length;
   if (section.hidden) { section.replaceChildren(); return; }
   section.replaceChildren(h("h2", { id: "contest-standings-title" }, t("Overall table")),
-    h("table", { class: "standings overall-table" },
+    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-labelledby": "overall-caption" }, h("table", { class: "standings overall-table" },
+      h("caption", { class: "sr-only", id: "overall-caption" }, t("Every player, by reward and then by score")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
         h("th", { scope: "col" }, t("Board")), h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Score")),
         h("th", { scope: "col" }, t("Reward")))),
@@ -137,7 +138,7 @@ export function drawStandings(section, contest, me) {
         h("td", {}, s.board === null ? "–" : formatNumber(s.board)),
         h("td", { "data-place": s.place ?? "" }, s.place ? ordinal(s.place) : "–"),
         h("td", { "data-score": s.score ?? "" }, s.score === null ? "–" : formatNumber(s.score)),
-        h("td", { "data-reward": s.reward ?? "" }, s.reward === null ? "–" : rewardText(s.reward, contest.reward_name)))))));
+        h("td", { "data-reward": s.reward ?? "" }, s.reward === null ? "–" : rewardText(s.reward, contest.reward_name))))))));
 }
 
 const entryOf = (contest, n) => contest.entries.find((e) => e.entry === n) || {};
