@@ -41,7 +41,8 @@ def test_migrations_are_idempotent(tmp_path: Path) -> None:
     tables = set(inspect(engine).get_table_names())
     assert tables == {"alembic_version", "matches", "seats", "moves", "accounts", "sessions",
                       "seat_keys", "ratings", "rating_changes", "push_subscriptions",
-                      "push_queue", "server_secrets"}
+                      "push_queue", "server_secrets", "contests", "contest_entries",
+                      "contest_boards", "contest_announcements"}
     engine.dispose()
 
 

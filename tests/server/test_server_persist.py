@@ -62,7 +62,7 @@ def test_a_game_continues_after_a_restart(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0006")
+            "0008")
         stored = connection.execute(text("SELECT COUNT(*) FROM moves WHERE match_id = :m"),
                                     {"m": match_id}).scalar()
         hashes = connection.execute(text("SELECT token_hash FROM seats")).scalars().all()
@@ -189,7 +189,7 @@ def old_rules_matches_replay(db_url: str) -> None:
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0006")
+            "0008")
         options = connection.execute(text("SELECT options FROM matches ORDER BY id")).scalars()
         assert [json.loads(o) if isinstance(o, str) else o for o in options] == [
             {**old["options"], "rules_version": 1}] * 2

@@ -200,7 +200,7 @@ def test_a_database_at_0002_upgrades_and_keeps_its_seats(db_url: str, jobs: list
     engine = create_engine(db_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-            "0006")
+            "0008")
         rows = connection.execute(text(
             "SELECT seat, kind, name, token_hash, think FROM seats ORDER BY seat")).all()
     engine.dispose()

@@ -210,6 +210,12 @@ class Settings(BaseSettings):
     """Public profiles and leaderboards a client address may ask for."""
     rate_account: RateLimit = "60/minute;600/hour"
     """Claims of guest seats and lists of an account's games a client address may ask for."""
+    rate_contest: RateLimit = "30/minute;300/hour"
+    """Contest changes a client address may ask for: contests created, sign-ups and
+    withdrawals, and every host action (computers, close, removal, announcement, cancel)."""
+    rate_contest_read: RateLimit = "120/minute"
+    """Contests (lists, one contest, an entrant's own entry, ``/ws/contests`` connections) a
+    client address may read."""
     computer_matches_per_client: int = Field(3, ge=0)
     """Unfinished matches without a human seat that one client address may have."""
     computer_queue: int = Field(64, ge=1)
@@ -221,6 +227,15 @@ class Settings(BaseSettings):
     """Websockets one client address may have open at once."""
     lobby_sockets: int = Field(1000, ge=1)
     """Lobby websockets (``/ws/lobby``) open at once on this process."""
+    # --- contests (docs/contests.md)
+    contest_min_signup: Seconds = 60.0
+    """The least seconds from a contest's creation to the close of its sign-up."""
+    contest_min_turn: int = Field(60, ge=1)
+    """The least ``turn_seconds`` a contest may give its boards' turns."""
+    contest_poll: Seconds = 30.0
+    """Seconds between a process's reads of the contests whose sign-up is due to close (and
+    of the removed entrants' turns to pass), which restores them after a restart and picks up
+    those another process made; a contest made here is known at once."""
     # --- observability (docs/server.md, "Metrics, logs and health")
     metrics: bool = True
     """Whether ``/metrics`` serves the Prometheus metrics (``false``: a ``404``). They show the

@@ -5,7 +5,9 @@ with a few denormalised columns so that start-up and "my games" need no replay, 
 turn's deadline in a game with a time limit), ``seats`` (one row a seat, with the sha256 of its
 secret token, or a computer seat's thinking time) and ``moves`` (one row an accepted action, in
 notation). A match's state is rebuilt by replaying its moves through the engine. Two more hold
-the players: ``accounts`` and their ``sessions`` (:mod:`triverse.server.accounts`).
+the players: ``accounts`` and their ``sessions`` (:mod:`triverse.server.accounts`). Four hold
+contests (:mod:`triverse.server.contests`): ``contests``, ``contest_entries``,
+``contest_boards`` and ``contest_announcements``.
 
 The primary key ``(match_id, number)`` of ``moves`` is what keeps two server processes from
 both storing a move ``number`` for the same match: the second insert fails and its process
@@ -33,6 +35,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
     false,
@@ -257,6 +260,99 @@ class ServerSecretRow(Base):
 
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class ContestRow(Base):
+    """A contest: a host's game for many players on several boards (migration ``r0008``,
+    :mod:`triverse.server.contests`)."""
+
+    __tablename__ = "contests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    title: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The options of every board's match (with ``time_limit`` from ``turn_seconds``)."""
+    players_per_board: Mapped[int] = mapped_column(Integer)
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds a turn, in a game with a time-out rule; ``NULL``: turns are not timed."""
+    signup_closes: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``signup``, ``closing`` (the draw being made), ``running``, ``finished`` or
+    ``cancelled``."""
+    cancel_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    host_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The host's account (``NULL`` once it is deleted: nobody hosts it any more)."""
+    host_name: Mapped[str] = mapped_column(String(64))
+    rewards: Mapped[list[int]] = mapped_column(JSON)
+    """The reward of each place on a board, first place first."""
+    reward_name: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """The draw's seed: secret until the draw is made."""
+    salt: Mapped[str] = mapped_column(String(64))
+    """The commitment's salt: secret until the draw is made."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    """The SHA-256 that binds the seed, shown from the creation."""
+    entries_made: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The entry numbers given so far (an entry's number is never given again)."""
+    announcements_made: Mapped[int] = mapped_column(Integer, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True)
+
+
+class ContestEntryRow(Base):
+    """An entrant of a contest: a human (an account's, or a guest's, known by the sha256 of
+    their secret) or a computer level; their board and seat once drawn (migration
+    ``r0008``)."""
+
+    __tablename__ = "contest_entries"
+    __table_args__ = (UniqueConstraint("contest_id", "account_id",
+                                       name="uq_contest_entries_account"),)
+
+    contest_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("contests.id", ondelete="CASCADE"), primary_key=True)
+    entry: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Numbered from 1 in sign-up order, within the contest."""
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    """``human`` or a computer level."""
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
+    secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """The sha256 of a human's secret (also their seat's token); ``NULL`` for a computer."""
+    removed: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """The host removed them once the boards started: their turns are passed."""
+    board: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ContestBoardRow(Base):
+    """A board of a contest and the match played on it (migration ``r0008``)."""
+
+    __tablename__ = "contest_boards"
+
+    contest_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("contests.id", ondelete="CASCADE"), primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
+
+
+class ContestAnnouncementRow(Base):
+    """A host's announcement on a contest's page (migration ``r0008``)."""
+
+    __tablename__ = "contest_announcements"
+
+    contest_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("contests.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def make_engine(url: str, **options: Any) -> Engine:

@@ -239,13 +239,22 @@ class LobbyFeed:
     """This process's lobby websockets, kept up to date by one subscription to
     :data:`LOBBY_CHANNEL` while any is open: each burst of news (from any process, or a
     ``resync`` after Redis came back) costs one read of the list (``read``), sent to every
-    watcher."""
+    watcher.
 
-    def __init__(self, pubsub: PubSub, read: Callable[[], Awaitable[list[dict[str, Any]]]],
-                 pause: float = COALESCE) -> None:
+    Another channel's feed (a contest's, :mod:`triverse.server.contests`) names its
+    ``channel``, how a read is rendered as the message (``render``) and ``what`` it reads
+    (for the log)."""
+
+    def __init__(self, pubsub: PubSub, read: Callable[[], Awaitable[Any]],
+                 pause: float = COALESCE, channel: str = LOBBY_CHANNEL,
+                 render: Callable[[Any], str] = open_games_message,
+                 what: str = "the open games for the lobby") -> None:
         self.pubsub = pubsub
         self.read = read
         self.pause = pause
+        self.channel = channel
+        self.render = render
+        self.what = what
         self.watchers: set[LobbyWatcher] = set()
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -259,7 +268,7 @@ class LobbyFeed:
         if self._task is None or self._task.done():
             self._ready = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._run(self._ready),
-                                                                name="lobby feed")
+                                                                name=f"{self.channel} feed")
         ready = self._ready
         try:
             await ready.wait()
@@ -285,7 +294,7 @@ class LobbyFeed:
 
     async def _run(self, ready: asyncio.Event) -> None:
         dirty = asyncio.Event()
-        subscription = self.pubsub.subscribe(LOBBY_CHANNEL)
+        subscription = self.pubsub.subscribe(self.channel)
 
         async def listen() -> None:
             async for _message in subscription:
@@ -300,18 +309,18 @@ class LobbyFeed:
                 await dirty.wait()
                 dirty.clear()
                 try:
-                    text = open_games_message(await self.read())
+                    text = self.render(await self.read())
                 except Exception:
                     if not failing:  # once per outage, not every few seconds
-                        log.exception("cannot read the open games for the lobby; trying again "
-                                      "every %g s", RETRY)
+                        log.exception("cannot read %s; trying again every %g s", self.what,
+                                      RETRY)
                     failing = True
                     dirty.set()
                     await asyncio.sleep(RETRY)
                     continue
                 if failing:
                     failing = False
-                    log.info("reading the open games for the lobby again")
+                    log.info("reading %s again", self.what)
                 self.reads += 1
                 for watcher in tuple(self.watchers):
                     watcher.put(text)

@@ -49,6 +49,8 @@ RATE_KINDS = {
     "lobby": "lobby lists",
     "players": "profile and leaderboard requests",
     "account": "claims and lists of an account's games",
+    "contest": "contest changes (new contests, sign-ups, host actions)",
+    "contest_read": "contest reads",
 }
 """The kinds of request counted per client address (``Settings.rate_<kind>``), and how a
 refusal names them."""

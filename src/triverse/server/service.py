@@ -19,6 +19,8 @@ Each responsibility lives in a part of its own, testable alone:
   record a time-out, when several processes share the database.
 - :class:`~triverse.server.push.Push`: Web Push, "your move" queued after a move (a listener
   of the referee's) and sent by its :class:`~triverse.server.push.PushSender`.
+- :class:`~triverse.server.contests.Contests`: contests, their sign-up, draw and boards (a
+  listener of the referee's), kept live on their websockets.
 
 :class:`MatchService` wires them and adds only what spans parts: after a move, a pause or a
 time-out the computer players are told; a seat's websocket counts as presence.
@@ -39,6 +41,9 @@ from triverse.server.clock import Clock, SystemClock
 from triverse.server.clocks import TurnClocks
 from triverse.server.computers import ComputerPlayers
 from triverse.server.config import Settings
+from triverse.server.contest_board import BoardMaker
+from triverse.server.contest_store import ContestStore
+from triverse.server.contests import Contests
 from triverse.server.db import hash_token
 from triverse.server.deadlines import DeadlineScheduler
 from triverse.server.errors import ServerError
@@ -147,6 +152,13 @@ class MatchService:
         """Open games: joining, withdrawing, the lobby's list (:mod:`triverse.server.lobby`)."""
         self.lobby_feed = LobbyFeed(pubsub, self.open.games)
         """The lobby websockets of this process, and their subscription."""
+        contest_store = ContestStore(self.repository.engine, self.repository.run)
+        self.contests = Contests(settings, self.clock, self.catalog, contest_store, BoardMaker(
+            self.catalog, contest_store, self.referee, self.matches, self.clocks, self.jobs,
+            self.seats_changed, self.computers.schedule), self.jobs, pubsub)
+        """Contests: sign-up, the draw, boards, host actions, their websockets
+        (:mod:`triverse.server.contests`)."""
+        self.referee.after_move.append(self.contests.after_move)
         self._admitting = asyncio.Lock()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -181,7 +193,7 @@ class MatchService:
         while the server was down) and the clocks of timed matches that lack one; rate the
         rated matches that ended unrated (:meth:`Ratings.rate_missed
         <triverse.server.ratings.Ratings.rate_missed>`); read (or make) the VAPID key and start
-        the push sender."""
+        the push sender; start the contests' scheduler (closes of sign-up)."""
         await self.presence.start(self._presence_gone)
         self._spawn(self._resume())
         if self.settings.clustered:
@@ -190,6 +202,7 @@ class MatchService:
         self._spawn(self.clocks.start_missing(self.matches, self.news))
         self._spawn(self._rate_missed())
         await self.push.start()
+        await self.contests.start()
 
     async def _resume(self) -> None:
         try:
@@ -213,6 +226,7 @@ class MatchService:
         """Stop the deadline scheduler, the computer players and the push sender, give up the
         claims, and close the database."""
         await self.clocks.close()
+        await self.contests.close()
         await self.lobby_feed.close()
         for task in self._background:
             task.cancel()

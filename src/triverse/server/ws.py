@@ -28,6 +28,7 @@ import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from triverse.server.clock import iso_utc
+from triverse.server.contests import contest_message
 from triverse.server.errors import ServerError, clip
 from triverse.server.fanout import Rendered, dumps, public_view, view_key
 from triverse.server.lobby import open_games_message
@@ -482,3 +483,53 @@ class LobbyConnection(_Socket):
                 await self.send_error(ServerError(
                     "bad_request", f"unknown message type {clip(parsed.get('type'))}; the "
                     "lobby takes ping"), request_id)
+
+
+class ContestConnection(LobbyConnection):
+    """One open contest websocket (``/ws/contests/{id}``): the public contest at once, then
+    again after every change (:class:`~triverse.server.contests.ContestFeeds`); it answers
+    ``ping`` with ``pong``. Sockets count as lobby sockets against the caps."""
+
+    def __init__(self, websocket: WebSocket, service: MatchService, contest_id: str) -> None:
+        super().__init__(websocket, service)
+        self.contest_id = contest_id
+
+    async def run(self) -> None:
+        """Accept, then serve until the client leaves."""
+        await self.websocket.accept()
+        sockets = self.service.quotas.sockets
+        try:
+            await self.service.quotas.rates.hit("contest_read", self.client)
+            await self.service.contests.data(self.contest_id)
+            sockets.open_lobby(self.client)
+        except ServerError as exc:
+            await self._close(CLOSE_UNKNOWN_MATCH if exc.code == "unknown_contest"
+                              else CLOSE_LIMITED, exc)
+            return
+        try:
+            await self._serve()
+        except _Gone:
+            pass
+        finally:
+            sockets.close_lobby(self.client)
+
+    async def _serve(self) -> None:
+        feeds = self.service.contests.feeds
+        feed, watcher = await feeds.watch(self.contest_id)
+        try:
+            try:
+                text = contest_message(await self.service.contests.public(self.contest_id))
+            except Exception:
+                log.exception("cannot read contest %s for its socket", self.contest_id)
+                await self._close(CLOSE_SERVER_ERROR, ServerError(
+                    "server_error", "the server cannot read the contest now"))
+                return
+            await self.send_games(text)
+
+            async def forward() -> None:
+                while True:
+                    await self.send_games(await watcher.next())
+
+            await until_either(self._receive_loop, forward)
+        finally:
+            feeds.unwatch(self.contest_id, feed, watcher)

@@ -10,6 +10,7 @@
 - :mod:`.lobby`: open games (the lobby's list and its websocket, joining, withdrawing);
 - :mod:`.ratings`: leaderboards, a match's rating changes, public profiles;
 - :mod:`.push`: Web Push (the server's key, subscriptions, the outbox);
+- :mod:`.contests`: contests (creating, signing up, the host's actions, their websocket);
 - :mod:`.pages`: the web UI's pages and static files.
 
 Every route finds the :class:`~triverse.server.service.MatchService` in ``app.state.service``
@@ -23,6 +24,7 @@ from fastapi import APIRouter
 from triverse.server.routes import (
     accounts,
     advice,
+    contests,
     games,
     languages,
     lobby,
@@ -36,6 +38,7 @@ from triverse.server.routes import (
 API_ROUTERS: tuple[APIRouter, ...] = (
     games.router, matches.router, play.router, advice.router, records.router,
     languages.router, accounts.router, ratings.router, push.router, lobby.router,
+    contests.router,
 )
 """The routers of the API and the websocket (the pages come last: see :mod:`.pages`)."""
 
