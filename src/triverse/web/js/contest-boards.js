@@ -146,13 +146,14 @@ const entryKind = (contest, n) => entryOf(contest, n).kind || "human";
 const entryAccount = (contest, n) => Boolean(entryOf(contest, n).account);
 
 /** The entrants, in the order they signed up; the host's Remove button beside each (`remove`:
- * null for anyone else, or once the contest is over). */
+ * null for anyone else, or once the contest is over; a computer entrant stays once the boards
+ * started, as the server rules). */
 export function drawEntrants(section, contest, me, remove) {
   const list = contest.entries.length
     ? h("ol", { class: "entrant-list" }, ...contest.entries.map((e) => h("li", { "data-entry": e.entry, "data-name": e.name, "data-kind": e.kind },
       h("span", {}, who(e), e.entry === me ? [" ", h("span", { class: "badge mine" }, t("you"))] : null,
         e.board ? h("span", { class: "muted small" }, " · ", t("board {n}", { n: formatNumber(e.board) })) : null),
-      remove && !e.removed ? h("button", { type: "button", class: "quiet danger", "data-remove": e.entry, "data-key": `remove-${e.entry}`,
+      remove && !e.removed && (contest.status === "signup" || e.kind === "human") ? h("button", { type: "button", class: "quiet danger", "data-remove": e.entry, "data-key": `remove-${e.entry}`,
         "aria-label": t("Remove {name}", { name: e.name }), onclick: () => remove(e) }, t("Remove")) : null)))
     : h("p", { class: "muted" }, t("Nobody has signed up yet."));
   section.replaceChildren(h("h2", { id: "contest-entrants-title" },

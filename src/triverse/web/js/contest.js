@@ -38,9 +38,11 @@ class ContestFeed {
         this.onContest(message.contest);
       }
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== this.ws || this.closed) return;
       this.ws = null;
+      // Refused for good (an unknown contest, a foreign origin): the page keeps what it shows.
+      if ([4400, 4403, 4404].includes(event.code)) return;
       document.body.dataset.contestFeed = "polled";
       api.contest(this.id).then((c) => { if (!this.closed) this.onContest(c); },
         (err) => { if (!this.closed) this.onError(err); });
