@@ -251,6 +251,9 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
     assert re.fullmatch(r"/play/[^?#]+\?seat=[01]#" + re.escape(secret), play)
     assert other.locator("details.personal-link [data-personal-link]").input_value() == link
     assert not violations(other, "a contest's page on a phone, for an entrant")
+    # The seat is this browser's now, as any seat: the lobby's My games lists it.
+    stored = other.evaluate("() => JSON.parse(localStorage.getItem('triverse.seats') || '[]')")
+    assert [s["token"] for s in stored] == [secret]
     other.click("[data-my-play]")
     other.wait_for_selector("body[data-board-ready='true']")
     assert other.locator("body").get_attribute("data-connection") != "refused"

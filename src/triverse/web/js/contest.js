@@ -11,7 +11,7 @@ import { api } from "./api.js";
 import { loadCatalogue } from "./games.js";
 import { t } from "./i18n.js";
 import { closeQuietly, retryDelay, socketUrl } from "./sockets.js";
-import { contestEntryOf, forgetContestEntry, saveContestEntry } from "./store.js";
+import { addSeat, contestEntryOf, forgetContestEntry, saveContestEntry, seatsOf } from "./store.js";
 import { announce, h } from "./ui.js";
 import { clockText, drawAnnouncements, drawBoards, drawDraw, drawEntrants, drawFacts, drawStandings, linkStyles, statusText } from "./contest-boards.js";
 import { hostTools } from "./contest-host.js";
@@ -83,6 +83,17 @@ async function findMe(id, contest) {
   }
 }
 
+/** Once your board started, keep its seat in this browser as any seat's token (the secret
+ * is the seat's token): "My games" lists it, with its "your move". */
+function keepSeat(id, contest, me) {
+  const stored = contestEntryOf(id);
+  const entry = contest.entries.find((e) => e.entry === me);
+  if (!stored || stored.entry !== me || !entry || entry.removed || !entry.board) return;
+  const board = contest.boards.find((b) => b.board === entry.board);
+  if (!board || board.status !== "active" || seatsOf(board.match_id).some((s) => s.token === stored.secret)) return;
+  addSeat({ match_id: board.match_id, seat: entry.seat, token: stored.secret, game: contest.game, mode: "online" });
+}
+
 /** Update every countdown of the page once a second. */
 function startTicker(root) {
   return setInterval(() => {
@@ -146,6 +157,7 @@ export async function renderContest(root, id) {
     drawStandings(sections.standings, c, page.me);
     drawEntrants(sections.entrants, c, page.me, page.isHost && c.status !== "finished" && c.status !== "cancelled" ? remove : null);
     drawDraw(sections.draw, c);
+    if (page.me !== null) keepSeat(id, c, page.me);
     root.firstElementChild.dataset.status = c.status;
     root.firstElementChild.dataset.entrants = String(c.entries.length);
     root.firstElementChild.dataset.me = page.me === null ? "" : String(page.me);
