@@ -6,20 +6,20 @@ import { account, logInDialog } from "./session.js";
 import { api } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { contestEntryOf, forgetContestEntry, saveContestEntry } from "./store.js";
-import { copyText, h, notice, ordinal } from "./ui.js";
+import { announce, copyText, h, notice, ordinal } from "./ui.js";
 import { rewardText } from "./contest-boards.js";
 
 /** The personal link's box: the address (read-only) and a Copy button. */
 function linkBox(url, first) {
   const input = h("input", { type: "text", id: "ct-my-link", readonly: true, value: url, "data-personal-link": "" });
-  const copy = h("button", { type: "button", "data-copy-link": "", onclick: async () => {
+  const copy = h("button", { type: "button", "data-copy-link": "", "data-key": "copy-link", onclick: async () => {
     input.select();
     notice((await copyText(url)) ? t("Link copied.") : t("Select the link and copy it."));
   } }, t("Copy"));
   const row = h("div", { class: "invite-row" }, h("label", { for: "ct-my-link", class: "invite-label" }, t("Your personal link")), input, copy);
   const why = h("p", { class: first ? "personal-link-note" : "muted small" },
     t("Keep it to yourself: it brings you back to your entry and your board, on any device."));
-  return first ? h("div", { class: "personal-link", role: "status" }, h("strong", {}, t("You are signed up.")), " ", why, row)
+  return first ? h("div", { class: "personal-link" }, h("strong", {}, t("You are signed up.")), " ", why, row)
     : h("details", { class: "personal-link" }, h("summary", {}, t("Your personal link")), why, row);
 }
 
@@ -31,6 +31,7 @@ export function meSection(id, onEntered) {
   const error = h("p", { class: "form-error", role: "alert" });
   let fresh = null;     // a personal link just received: shown in full (later visits fold it)
   let pending = null;   // an entry just made that the contest does not list yet
+  let shown = null;     // what the section shows (drawn again only when it changes)
 
   async function signUp(button) {
     error.textContent = "";
@@ -43,6 +44,7 @@ export function meSection(id, onEntered) {
       saveContestEntry(id, { secret: answer.secret, entry: answer.entry, name: answer.name });
       fresh = new URL(answer.link, location.origin).href;
       pending = answer.entry;
+      announce(t("You are signed up."));
       onEntered(answer.entry);
     } catch (err) {
       error.textContent = err.message;
@@ -97,6 +99,14 @@ export function meSection(id, onEntered) {
     if (!entry && me !== null && pending === me) entry = { entry: me, name: (contestEntryOf(id) || {}).name, removed: false, board: null };
     const stored = contestEntryOf(id);
     const secret = stored && entry && stored.entry === entry.entry ? stored.secret : null;
+    // Drawn again only when what it shows changed: a name being typed keeps its focus while
+    // others sign up.
+    const board = entry && contest.boards.find((b) => b.board === entry.board);
+    const seat = board && board.seats.find((s) => s.entry === entry.entry);
+    const key = JSON.stringify([contest.status, contest.reward_name, account() && account().name, entry, secret, Boolean(fresh),
+      board && [board.match_id, board.status], seat && [seat.place, seat.reward]]);
+    if (key === shown) return;
+    shown = key;
     const out = [];
     if (!entry) {
       if (contest.status !== "signup") { section.hidden = true; return; }

@@ -171,9 +171,6 @@ export async function renderContest(root, id) {
     const before = page.contest;
     // The websocket's contest is the public one: who is the host and "me" stay the GET's.
     page.contest = { ...c, is_host: page.isHost, me: before.me };
-    if (c.announcements.length > before.announcements.length) {
-      announce(t("Announcement: {text}", { text: c.announcements.at(-1).text }));
-    }
     if (before.status !== c.status) announce(t("The contest: {status}", { status: statusText(c.status) }));
     draw();
   }
