@@ -106,7 +106,7 @@ def add_computer(client: TestClient, contest_id: str, host: Browser,
     return entry
 
 
-def until(condition: Callable[[], Any], what: str, timeout: float = 30) -> Any:
+def until(condition: Callable[[], Any], what: str, timeout: float = 60) -> Any:
     """Poll ``condition`` until it gives something true; that."""
     deadline = time.monotonic() + timeout
     while True:

@@ -157,7 +157,7 @@ def a_turn_times_out(client: TestClient, clock: ManualClock, contest_id: str,
     assert own_actions(client, board["match_id"], secrets[seat["entry"]])[-1] == "timeout"
 
 
-def removal_passes(client: TestClient, host: Browser, contest_id: str,
+def removal_passes(client: TestClient, clock: ManualClock, host: Browser, contest_id: str,
                    secrets: dict[int, str]) -> int:
     """The host removes a human entrant of a board still playing; their turns pass at once
     (the clock stands still). The entry removed."""
@@ -174,16 +174,28 @@ def removal_passes(client: TestClient, host: Browser, contest_id: str,
     assert answer.status_code == 200, answer.text
     assert next(e for e in answer.json()["entries"] if e["entry"] == number)["removed"]
 
-    def passed() -> bool:
-        now = settle(client, contest_id)
+    while True:  # the others' turns time out; the removed seat's pass needs no clock
+        now = settle(client, contest_id)  # which never rests on the removed seat
         mine = next(b for b in now["boards"] if b["board"] == board["board"])
         after = own_actions(client, board["match_id"], secrets[number])
-        return mine["status"] == "finished" or len(after) > len(before)
-
-    until(passed, "the removed seat's turn to pass")
-    after = own_actions(client, board["match_id"], secrets[number])
+        if mine["status"] == "finished" or len(after) > len(before):
+            break
+        time_out_everyone(client, clock, contest_id, now)
     assert after[len(before):] and set(after[len(before):]) == {"timeout"}
     return number
+
+
+def time_out_everyone(client: TestClient, clock: ManualClock, contest_id: str,
+                      found: Json) -> None:
+    """The clock passes the deadline of every human to move; wait for their time-outs."""
+    moves = [b["move"] for b in found["boards"]]
+    clock.advance(TURN + 1)
+
+    def moved() -> bool:
+        now = contest(client, contest_id)
+        return [b["move"] for b in now["boards"]] != moves or now["status"] == "finished"
+
+    until(moved, "time-outs")
 
 
 def play_out(client: TestClient, clock: ManualClock, contest_id: str) -> Json:
@@ -192,10 +204,7 @@ def play_out(client: TestClient, clock: ManualClock, contest_id: str) -> Json:
         found = settle(client, contest_id)
         if found["status"] == "finished":
             return found
-        moves = [b["move"] for b in found["boards"]]
-        clock.advance(TURN + 1)
-        until(lambda m=moves: [b["move"] for b in contest(client, contest_id)["boards"]] != m
-              or contest(client, contest_id)["status"] == "finished", "time-outs")
+        time_out_everyone(client, clock, contest_id, found)
 
 
 def check_standings(client: TestClient, found: Json, removed: int) -> None:
@@ -248,7 +257,7 @@ def test_a_trident_contest_of_seven_from_sign_up_to_standings(
 
     a_human_moves(client, settle(client, contest_id), secrets)
     a_turn_times_out(client, clock, contest_id, secrets)
-    removed = removal_passes(client, host, contest_id, secrets)
+    removed = removal_passes(client, clock, host, contest_id, secrets)
     finished = play_out(client, clock, contest_id)
     Contest.model_validate(finished)
     check_standings(client, finished, removed)
@@ -265,14 +274,17 @@ def test_the_websocket_follows_entries_announcements_and_the_close(
         ContestMessage.model_validate(first)
         assert first["contest"]["status"] == "signup" and first["contest"]["entries"] == []
 
+        heard: list[str] = []
+
         def next_until(check: Any) -> Json:
             while True:
                 message: Json = socket.receive_json()
                 ContestMessage.model_validate(message)
+                heard.append(json.dumps(message))
                 if check(message["contest"]):
                     return message
 
-        signed_up(client, contest_id, None, "Gus")
+        gus = signed_up(client, contest_id, None, "Gus")
         next_until(lambda c: [e["name"] for e in c["entries"]] == ["Gus"])
         answer = client.post(f"/api/contests/{contest_id}/announcements",
                              headers=host.headers(), json={"text": "Welcome, players!"})
@@ -284,6 +296,8 @@ def test_the_websocket_follows_entries_announcements_and_the_close(
         assert closed.status_code == 200 and closed.json()["status"] == "running"
         got = next_until(lambda c: c["boards"])
         assert [len(b["seats"]) for b in got["contest"]["boards"]] == [2]
+        assert not any(gus["secret"] in text or hash_token(gus["secret"]) in text
+                       for text in heard)
         socket.send_json({"type": "ping", "id": 1})
         while socket.receive_json()["type"] != "pong":
             pass

@@ -73,8 +73,10 @@ MAX_SIGNUP = timedelta(days=30)
 SEED_BOUND = 2**53
 """A contest's seed is below this, so that JavaScript reads it exactly."""
 KNOWN_MATCHES = 4096
-"""How many matches that are no contest's board a process remembers (the others are looked
-up once a move)."""
+"""How many matches' contests (or none) a process remembers (the others are looked up once
+a move)."""
+BOARD_RECORDED = timedelta(minutes=1)
+"""How long after its creation a match may still become a contest's board."""
 REFUSALS = {
     "unknown": ("unknown_contest", "there is no contest {contest}"),
     "closed": ("signup_closed", "the sign-up of contest {contest} is closed"),
@@ -156,8 +158,8 @@ class Contests:
                                            settings.contest_poll)
         """The closes of sign-up, and the removed entrants' turns to pass."""
         self.feeds = ContestFeeds(pubsub, self.public)
-        self._boards: dict[str, str] = {}
-        self._not_boards: OrderedDict[str, None] = OrderedDict()
+        self._known: OrderedDict[str, str | None] = OrderedDict()
+        """The contest of each match asked about lately (``None``: no board)."""
 
     async def start(self) -> None:
         """Start the scheduler (its first read restores the pending closes)."""
@@ -442,24 +444,25 @@ class Contests:
             await self.changed(name)
 
     # --- the boards' moves ---------------------------------------------------------------------
-    async def board_of(self, match_id: str) -> str | None:
-        """The contest of the board ``match_id``, if it is one (remembered)."""
-        known = self._boards.get(match_id)
-        if known is not None or match_id in self._not_boards:
-            return known
-        found = await self.store.board_of(match_id)
-        if found is not None:
-            self._boards[match_id] = found
-        else:
-            self._not_boards[match_id] = None
-            while len(self._not_boards) > KNOWN_MATCHES:
-                self._not_boards.popitem(last=False)
+    async def board_of(self, live: LiveMatch) -> str | None:
+        """The contest whose board ``live`` is, if it is one: remembered (the
+        :data:`KNOWN_MATCHES` last asked), except that a match younger than
+        :data:`BOARD_RECORDED` is not yet taken for no board (another process's computer may
+        move on a board before its contest records it)."""
+        if live.id in self._known:
+            self._known.move_to_end(live.id)
+            return self._known[live.id]
+        found = await self.store.board_of(live.id)
+        if found is not None or self.clock.now() - live.created_at > BOARD_RECORDED:
+            self._known[live.id] = found
+            while len(self._known) > KNOWN_MATCHES:
+                self._known.popitem(last=False)
         return found
 
     async def after_move(self, live: LiveMatch, number: int) -> None:
         """A listener of the referee's: a board's move is the contest's news; its last board's
         end ends it; a removed entrant to move is passed at once."""
-        contest_id = await self.board_of(live.id)
+        contest_id = await self.board_of(live)
         if contest_id is None:
             return
         seat = live.to_move
