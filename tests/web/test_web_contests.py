@@ -257,3 +257,37 @@ def test_a_guests_personal_link_brings_back_their_board(contest_server: LiveServ
     other.click("[data-my-play]")
     other.wait_for_selector("body[data-board-ready='true']")
     assert other.locator("body").get_attribute("data-connection") != "refused"
+
+
+def test_withdrawing_and_cancelling_during_sign_up(contest_server: LiveServer,
+                                                  new_page: Callable[..., Any]) -> None:
+    base = contest_server.base
+    host = new_page()
+    sign_up(host, base, "Host_cancel")
+    link = host.evaluate("""async () => {
+        const session = await (await fetch('/api/session')).json();
+        const answer = await fetch('/api/contests', {method: 'POST', headers: {
+            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
+            body: JSON.stringify({title: 'Called off', game: 'trident',
+              signup_closes: new Date(Date.now() + 3600e3).toISOString()})});
+        return (await answer.json()).link; }""")
+    url = base + link
+    open_contest(host, url)
+    guest = new_page()
+    guest_signs_up(guest, url, "Eve")
+    wait_entrants(host, 1)
+    # The guest withdraws: the entry goes, and the sign-up form is back.
+    guest.click("[data-withdraw]")
+    guest.wait_for_selector("form.contest-signup")
+    wait_entrants(host, 0)
+    assert guest.evaluate("() => localStorage.getItem('triverse.contests')") == "{}"
+    # The host cancels, asked first: everyone's page says so, and the list files it.
+    host.click("[data-host='cancel']")
+    host.locator("dialog.confirm-dialog button[data-value='yes']").click()
+    for page in (host, guest):
+        page.wait_for_selector("section.contest-page[data-status='cancelled']")
+    assert host.locator("section.contest-host").is_hidden()
+    assert guest.locator("section.contest-me").is_hidden()
+    host.goto(f"{base}/contests")
+    host.wait_for_selector("body[data-ready='true']")
+    assert host.locator(f"[data-group='cancelled'] a[href='{link}']").count() == 1
