@@ -121,6 +121,35 @@ def board_rows(page: Any) -> dict[int, list[dict[str, str]]]:
     return {int(k): v for k, v in found.items()}
 
 
+def play_a_turn(page: Any, server: LiveServer) -> None:
+    """Play a move at the page's table when its turn comes (again at the next turn, should the
+    clock run out under the test's feet)."""
+    mid = re.search(r"/play/([^/?#]+)", page.url)[1]  # type: ignore[index]
+    for _ in range(3):
+        page.wait_for_function("() => document.body.dataset.yourTurn === 'true'",
+                               timeout=4 * TURN * 1000)
+        before = int(page.locator("body").get_attribute("data-move") or 0)
+        chosen = choose(state_of(server, mid))
+        play_through_ui(page, chosen, "type")
+        page.wait_for_function(f"() => Number(document.body.dataset.move) > {before}",
+                               timeout=2 * TURN * 1000)
+        if str(chosen) in logged_actions(server, mid):
+            return
+    raise AssertionError("no move could be played in time")
+
+
+def logged_actions(server: LiveServer, mid: str) -> list[str]:
+    """The notations of the match's accepted actions, as the server logged them."""
+    service = server.app.state.service
+
+    async def read() -> list[str]:
+        live = await service.live(mid, fresh=True)
+        return [entry.action for entry in live.log]
+
+    actions: list[str] = server.call(read)
+    return actions
+
+
 def remove(page: Any, entry: str) -> None:
     page.click(f"[data-remove='{entry}']")
     dialog = page.locator("dialog.confirm-dialog")
@@ -181,12 +210,7 @@ def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
     ann.click("[data-my-play]")
     ann.wait_for_url(re.compile(r"/play/"))
     ann.wait_for_selector("body[data-board-ready='true']")
-    ann.wait_for_function("() => document.body.dataset.yourTurn === 'true'",
-                          timeout=4 * TURN * 1000)
-    mid = re.search(r"/play/([^/?#]+)", ann.url)[1]  # type: ignore[index]
-    before = int(ann.locator("body").get_attribute("data-move") or 0)
-    play_through_ui(ann, choose(state_of(contest_server, mid)), "type")
-    ann.wait_for_function(f"() => Number(document.body.dataset.move) > {before}")
+    play_a_turn(ann, contest_server)
 
     # Bob misses a turn: his board's table says so.
     bob = new_page()
