@@ -314,4 +314,5 @@ def test_withdrawing_and_cancelling_during_sign_up(contest_server: LiveServer,
     assert guest.locator("section.contest-me").is_hidden()
     host.goto(f"{base}/contests")
     host.wait_for_selector("body[data-ready='true']")
-    assert host.locator(f"[data-group='cancelled'] a[href='{link}']").count() == 1
+    listed = host.locator(f"[data-group='cancelled'] li:has(a[href='{link}'])")
+    assert listed.count() == 1 and listed.locator("[data-hosting]").count() == 1

@@ -5,6 +5,7 @@ import { account, logInDialog } from "./session.js";
 import { api } from "./api.js";
 import { loadCatalogue, loadGames } from "./games.js";
 import { formatDate, t, tn } from "./i18n.js";
+import { contestEntryOf } from "./store.js";
 import { h } from "./ui.js";
 import { linkStyles, statusBadge } from "./contest-boards.js";
 
@@ -17,9 +18,14 @@ const GROUPS = [
 
 function item(c) {
   const when = c.status === "signup" ? t("sign-up closes {when}", { when: formatDate(c.signup_closes) }) : null;
+  const me = account();
+  const hosting = me && me.name === c.host;
+  const entered = Boolean(contestEntryOf(c.id));
   return h("li", { class: "match-item contest-item", "data-contest": c.id, "data-status": c.status },
     h("div", { class: "match-item-main" },
       h("strong", {}, h("a", { href: `/contests/${encodeURIComponent(c.id)}` }, c.title)), " ", statusBadge(c.status),
+      hosting ? [" ", h("span", { class: "badge mine", "data-hosting": "" }, t("you host"))] : null,
+      entered ? [" ", h("span", { class: "badge mine", "data-entered": "" }, t("signed up"))] : null,
       h("div", { class: "muted" }, [c.game_title, t("hosted by {host}", { host: c.host }),
         tn("{n} entrant", "{n} entrants", c.entrants), when].filter(Boolean).join(" · "))));
 }
