@@ -13,7 +13,8 @@ from web_support import LiveServer
 from triverse.games import available_games
 
 PAGES = ["/", "/rules/", *(f"/rules/{name}.html" for name in available_games()),
-         "/players/nobody_here", "/leaderboard/triangles?players=2"]
+         "/players/nobody_here", "/leaderboard/triangles?players=2", "/contests",
+         "/contests/nobody_here"]
 
 
 def _violations(page: Any) -> list[str]:

@@ -1,6 +1,6 @@
-"""The web UI: ``/``, the invite and spectator links, the players' profiles and the
-leaderboards (all ``index.html``), its service worker (``/sw.js``) and its files; and the API's
-documentation page, ``/docs``.
+"""The web UI: ``/``, the invite and spectator links, the players' profiles, the
+leaderboards and the contests (all ``index.html``), its service worker (``/sw.js``) and its
+files; and the API's documentation page, ``/docs``.
 
 Every page keeps its scripts and styles in files of the server's own, so that the
 Content-Security-Policy of :mod:`triverse.server.guards` can forbid inline ones.
@@ -28,9 +28,10 @@ VARY = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
 """A page written in the request's language."""
 
 UI_PAGES = ("/", "/play/{match_id}", "/watch/{match_id}", "/players/{name}",
-            "/leaderboard/{game}")
+            "/leaderboard/{game}", "/contests", "/contests/{contest_id}")
 """The addresses of the UI's page (``index.html``; ``main.js`` draws what each one shows):
-the lobby, a seat, a spectator, a player's profile, a game's leaderboard."""
+the lobby, a seat, a spectator, a player's profile, a game's leaderboard, the contests, a
+contest."""
 
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Triverse</title></head>

@@ -96,6 +96,24 @@ export const api = {
   matchRatings: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/ratings`),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
 
+  // --- contests (docs/contests.md) ---
+  contests: () => call("GET", "/api/contests"),
+  contest: (id) => call("GET", `/api/contests/${encodeURIComponent(id)}`),
+  createContest: (body) => call("POST", "/api/contests", { body }),
+  enterContest: (id, name) =>
+    call("POST", `/api/contests/${encodeURIComponent(id)}/entries`, { body: name ? { name } : {} }),
+  contestMe: (id, secret) => call("GET", `/api/contests/${encodeURIComponent(id)}/me`, { token: secret }),
+  withdrawEntry: (id, secret) =>
+    call("DELETE", `/api/contests/${encodeURIComponent(id)}/entries/me`, { token: secret }),
+  addComputer: (id, kind) =>
+    call("POST", `/api/contests/${encodeURIComponent(id)}/computers`, { body: { kind } }),
+  closeSignup: (id) => call("POST", `/api/contests/${encodeURIComponent(id)}/close`),
+  removeEntry: (id, entry) =>
+    call("POST", `/api/contests/${encodeURIComponent(id)}/entries/${entry}/remove`),
+  announce: (id, text) =>
+    call("POST", `/api/contests/${encodeURIComponent(id)}/announcements`, { body: { text } }),
+  cancelContest: (id) => call("DELETE", `/api/contests/${encodeURIComponent(id)}`),
+
   // --- push ---
   pushKey: () => call("GET", "/api/push/key"),
   subscribePush: (subscription) => call("POST", "/api/push/subscriptions", { body: subscription }),

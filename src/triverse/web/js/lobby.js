@@ -23,6 +23,10 @@ export async function renderLobby(root) {
     h("section", { class: "games", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title", class: "sr-only" }, t("Games")), gamesList),
     openGames,
+    h("section", { class: "lobby-contests", "aria-labelledby": "contests-title" },
+      h("h2", { id: "contests-title" }, t("Contests")),
+      h("p", {}, t("Sign up to a contest, or host one: its players are drawn at random to boards, and every board plays for places and rewards."), " ",
+        h("a", { href: "/contests", "data-contests-link": "" }, t("See the contests")))),
     mine);
   // Logging in or out (or claiming this browser's games) changes "My games".
   window.addEventListener("triverse:account", () => renderMyGames(mine));

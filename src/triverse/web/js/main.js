@@ -4,6 +4,8 @@
 //   /watch/{id}[?replay=K] a spectator; with replay, step through a finished game
 //   /players/{name}        a player's public profile
 //   /leaderboard/{game}    a game's leaderboard (?players=N)
+//   /contests              the contests, and the New contest form
+//   /contests/{id}         a contest (#me=SECRET: an entrant's personal link)
 // Every page has the account button in its header (session.js).
 import { account, mountAccount } from "./session.js";
 import { api } from "./api.js";
@@ -40,7 +42,9 @@ async function route() {
   const match = path.match(/^\/(play|watch)\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
   const board = path.match(/^\/leaderboard\/([^/]+)\/?$/);
-  document.body.dataset.page = match ? match[1] : player ? "player" : board ? "leaderboard" : "lobby";
+  const contest = path.match(/^\/contests(?:\/([^/]+))?\/?$/);
+  document.body.dataset.page = match ? match[1] : player ? "player" : board ? "leaderboard"
+    : contest ? (contest[1] ? "contest" : "contests") : "lobby";
   if (match) {
     const params = new URLSearchParams(location.search);
     const replay = params.has("replay") ? Number(params.get("replay") || 0) : null;
@@ -55,6 +59,12 @@ async function route() {
     const { renderLeaderboard } = await import("./players.js");
     const players = new URLSearchParams(location.search).get("players");
     await renderLeaderboard(app, decodeURIComponent(board[1]), players ? Number(players) : null);
+  } else if (contest && contest[1]) {
+    const { renderContest } = await import("./contest.js");
+    await renderContest(app, decodeURIComponent(contest[1]));
+  } else if (contest) {
+    const { renderContests } = await import("./contests.js");
+    await renderContests(app);
   } else {
     const { renderLobby } = await import("./lobby.js");
     await renderLobby(app);

@@ -111,18 +111,7 @@ export function newGameDialog(game, data) {
   }
   drawSeats();
 
-  const optionInputs = {};
-  const main = [], advanced = [];
-  // Controls that set several options at once (Triangles' Board: stars and device).
-  const custom = (ui ? ui.customOptions : []).map((c) => ({ ...c, control: c.build(game) }));
-  const covered = new Set(custom.flatMap((c) => c.covers));
-  main.push(...custom.map((c) => c.control.row));
-  for (const spec of game.options) {
-    if (covered.has(spec.name)) continue;
-    const input = optionInput(spec, game);
-    optionInputs[spec.name] = input;
-    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(optionRow(spec, input, game, ui));
-  }
+  const { main, advanced, inputs: optionInputs, read: readOptions } = optionControls(game);
   const seed = new URLSearchParams(location.search).get("seed");
   const play = playOptions(state, optionInputs);
   const drawPlay = play.draw;
@@ -157,14 +146,8 @@ export function newGameDialog(game, data) {
             // "Normal" sends nothing: the server's default for the game.
             return thinkers.includes(kind) && r.think.value !== "" ? { kind, think: Number(r.think.value) } : { kind };
           }),
-          options: {},
+          options: readOptions(),
         };
-        for (const spec of game.options) {
-          if (covered.has(spec.name)) continue;
-          const v = readOption(spec, optionInputs[spec.name]);
-          if (v !== undefined) body.options[spec.name] = v;
-        }
-        for (const c of custom) Object.assign(body.options, c.control.read());
         if (seed !== null && seed !== "") body.seed = Number(seed);
         Object.assign(body, play.read());
         clone.disabled = true;
@@ -179,6 +162,37 @@ export function newGameDialog(game, data) {
       });
     },
   });
+}
+
+/** The controls of `game`'s options (GET /api/games), as the New Game dialog shows them: its
+ * entry's controls that set several options at once (Triangles' Board: stars and device)
+ * first, then a row per option spec not named in `skip`, those of the entry's
+ * `advancedOptions` apart. Returns {main, advanced, inputs, read()}: the rows, the inputs by
+ * option name, and the options chosen (the request's `options`). */
+export function optionControls(game, skip = []) {
+  const ui = uiFor(game.name);
+  const inputs = {};
+  const main = [], advanced = [];
+  const custom = (ui ? ui.customOptions : []).map((c) => ({ ...c, control: c.build(game) }));
+  const covered = new Set([...custom.flatMap((c) => c.covers), ...skip]);
+  main.push(...custom.map((c) => c.control.row));
+  for (const spec of game.options) {
+    if (covered.has(spec.name)) continue;
+    const input = optionInput(spec, game);
+    inputs[spec.name] = input;
+    (ui && ui.advancedOptions.includes(spec.name) ? advanced : main).push(optionRow(spec, input, game, ui));
+  }
+  const read = () => {
+    const options = {};
+    for (const spec of game.options) {
+      if (covered.has(spec.name)) continue;
+      const v = readOption(spec, inputs[spec.name]);
+      if (v !== undefined) options[spec.name] = v;
+    }
+    for (const c of custom) Object.assign(options, c.control.read());
+    return options;
+  };
+  return { main, advanced, inputs, read };
 }
 
 /** An option's row: its label (the server's, GET /api/games, in the player's language from the

@@ -3,6 +3,7 @@
 const SEATS = "triverse.seats";
 const PREFS = "triverse.prefs";
 const INVITES = "triverse.invites";
+const CONTESTS = "triverse.contests";
 
 function read(name, fallback) {
   try {
@@ -53,6 +54,22 @@ export function saveInvites(matchId, invites) {
   const inv = read(INVITES, {});
   inv[matchId] = invites;
   write(INVITES, inv);
+}
+
+// --- contest entries: the personal secret of each contest this browser signed up to ----------
+/** This browser's entry of contest `id`: {entry, name, secret, added}, or null. */
+export const contestEntryOf = (id) => read(CONTESTS, {})[id] || null;
+
+export function saveContestEntry(id, entry) {
+  const all = read(CONTESTS, {});
+  all[id] = { added: new Date().toISOString(), ...entry };
+  write(CONTESTS, all);
+}
+
+export function forgetContestEntry(id) {
+  const all = read(CONTESTS, {});
+  delete all[id];
+  write(CONTESTS, all);
 }
 
 // --- preferences -------------------------------------------------------------------------------
