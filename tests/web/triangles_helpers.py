@@ -80,9 +80,13 @@ def refused_pairs(state: TrianglesState) -> dict[str, tuple[int, int]]:
 
 def star_centre(page: Any, star: int) -> tuple[float, float]:
     core = page.locator(f".starfield [data-star='{star}'] .core")
-    core.wait_for(state="visible")
-    box = core.bounding_box()
-    assert box is not None
+    box = None
+    for _ in range(20):  # the field may be drawn again (a view came) between wait and box
+        core.wait_for(state="visible")
+        box = core.bounding_box()
+        if box is not None:
+            break
+    assert box is not None, f"star {star} has no box on the page"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
