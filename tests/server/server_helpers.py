@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from triverse.core.game import State
 from triverse.core.records import Record
+from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE
 
 TILE = re.compile(r"(?<![0-9A-Za-z_-])([0-5]-[0-5]-[0-5])(?![0-9A-Za-z_-])")
 """A Tri-ominoes tile in any text (not inside a token or a date)."""
@@ -187,3 +188,26 @@ def assert_nothing_hidden(
 REDIS_URL = "redis://127.0.0.1:6379/0"
 """This machine's Redis (the tests that share it use a key prefix of their own)."""
 
+
+
+PASSWORD = "correct horse battery"
+"""The password of the tests' accounts."""
+
+
+class Browser:
+    """A logged-in account: its session cookie and CSRF token, sent by hand so that one test
+    client plays several browsers (its own cookie jar is kept empty)."""
+
+    def __init__(self, client: TestClient, name: str) -> None:
+        answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        self.name = name
+        self.cookie = answer.cookies[SESSION_COOKIE]
+        self.csrf: str = answer.json()["csrf"]
+        client.cookies.clear()
+
+    def headers(self, csrf: bool = True) -> dict[str, str]:
+        out = {"Cookie": f"{SESSION_COOKIE}={self.cookie}"}
+        if csrf:
+            out[CSRF_HEADER] = self.csrf
+        return out

@@ -21,13 +21,12 @@ from cluster import Server, at_once, running_cluster
 from cluster import act as cluster_act
 from cluster import view as cluster_view
 from fastapi.testclient import TestClient
-from server_helpers import auth, view, wait_view
+from server_helpers import Browser, auth, view, wait_view
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 from test_server_postgres import pg_url  # noqa: F401  (a fixture)
 from websockets.sync.client import connect
 
-from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from triverse.server.app import create_app
 from triverse.server.clock import ManualClock
 from triverse.server.config import settings_with
@@ -37,7 +36,6 @@ from triverse.server.lobby_models import LobbyAnswer, OpenGamesMessage
 from triverse.server.lobby_store import SeatRefused
 
 Json = dict[str, Any]
-PASSWORD = "correct horse battery"
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
@@ -83,24 +81,6 @@ def lobby(client: TestClient) -> list[Json]:
 def join(client: TestClient, match_id: str, headers: dict[str, str] | None = None,
          **body: Any) -> Any:
     return client.post(f"/api/matches/{match_id}/join", json=body, headers=headers or {})
-
-
-class Browser:
-    """A logged-in account: its session cookie and CSRF token, sent by hand so that one test
-    client plays several browsers (its own cookie jar is kept empty)."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 201, answer.text
-        self.cookie = answer.cookies[SESSION_COOKIE]
-        self.csrf: str = answer.json()["csrf"]
-        client.cookies.clear()
-
-    def headers(self, csrf: bool = True) -> dict[str, str]:
-        out = {"Cookie": f"{SESSION_COOKIE}={self.cookie}"}
-        if csrf:
-            out[CSRF_HEADER] = self.csrf
-        return out
 
 
 # --- opening, listing, joining -----------------------------------------------------------------

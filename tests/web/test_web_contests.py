@@ -9,7 +9,6 @@ defaults (every browser context here comes from 127.0.0.1)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -19,7 +18,7 @@ import httpx
 import pytest
 from test_web_a11y import violations
 from test_web_players import PASSWORD, sign_up
-from web_support import PHONE, LiveServer, screenshot
+from web_support import PHONE, LiveServer, screenshot, started_with
 from web_trident_helpers import choose, play_through_ui, state_of
 
 from triverse.core.fairness import commitment
@@ -38,16 +37,7 @@ SETTINGS = {"TRIVERSE_CONTEST_MIN_SIGNUP": "1", "TRIVERSE_CONTEST_MIN_TURN": "2"
 def contest_server(tmp_path_factory: pytest.TempPathFactory,
                    chromium_path: str) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("contests") / "triverse.sqlite3"
-    saved = {name: os.environ.get(name) for name in SETTINGS}
-    os.environ.update(SETTINGS)
-    try:
-        live = LiveServer(f"sqlite:///{db}").start()
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                del os.environ[name]
-            else:
-                os.environ[name] = value
+    live = started_with(db, SETTINGS)
     yield live
     live.stop()
 

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from test_web_a11y import violations
 from triangles_helpers import draw_line, state_of
 from web_helpers import match_id, open_new_game, token_of
-from web_support import DESKTOP, PHONE, LiveServer, screenshot
+from web_support import DESKTOP, PHONE, LiveServer, screenshot, started_with
 
 from triverse.games.triangles import Line, TrianglesState
 from triverse.i18n import _, language, pgettext
@@ -40,16 +40,7 @@ def players_server(tmp_path_factory: pytest.TempPathFactory,
                    chromium_path: str) -> Iterator[LiveServer]:
     """A server of this module's own (its SQLite file is read by the push test)."""
     db = tmp_path_factory.mktemp("players") / "triverse.sqlite3"
-    saved = {name: os.environ.get(name) for name in SETTINGS}
-    os.environ.update(SETTINGS)
-    try:
-        live = LiveServer(f"sqlite:///{db}").start()
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                del os.environ[name]
-            else:
-                os.environ[name] = value
+    live = started_with(db, SETTINGS)
     live.db_path = db  # type: ignore[attr-defined]
     yield live
     live.stop()

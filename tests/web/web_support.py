@@ -124,6 +124,21 @@ class LiveServer:
         return self.call(replay)
 
 
+def started_with(db: Path, settings: dict[str, str]) -> LiveServer:
+    """A server on the SQLite file ``db`` started with the ``TRIVERSE_*`` environment
+    ``settings`` (``docs/server.md``), which are restored once it has read them."""
+    saved = {name: os.environ.get(name) for name in settings}
+    os.environ.update(settings)
+    try:
+        return LiveServer(f"sqlite:///{db}").start()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+
+
 def screenshot(page: Any, name: str) -> Path:
     """Save a screenshot under test-artifacts/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -9,15 +9,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import auth
+from server_helpers import Browser, auth
 
-from triverse.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from triverse.server.app import create_app
 from triverse.server.clock import ManualClock
 from triverse.server.config import settings_with
 
 Json = dict[str, Any]
-PASSWORD = "correct horse battery"
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 SIGNUP = 3600
 """Seconds from the start to the close of sign-up, in the tests' contests."""
@@ -31,25 +29,6 @@ def server(db_url: str, clock: ManualClock, **settings: Any) -> TestClient:
     """A server on ``db_url`` with the tests' contest limits (and ``settings``)."""
     return TestClient(create_app(settings=settings_with(db_url=db_url, **{**FAST, **settings}),
                                  clock=clock))
-
-
-class Browser:
-    """A logged-in account: its session cookie and CSRF token, sent by hand so that one test
-    client plays several browsers (its own cookie jar is kept empty)."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 201, answer.text
-        self.name = name
-        self.cookie = answer.cookies[SESSION_COOKIE]
-        self.csrf: str = answer.json()["csrf"]
-        client.cookies.clear()
-
-    def headers(self, csrf: bool = True) -> dict[str, str]:
-        out = {"Cookie": f"{SESSION_COOKIE}={self.cookie}"}
-        if csrf:
-            out[CSRF_HEADER] = self.csrf
-        return out
 
 
 def code(answer: Any) -> str:
