@@ -87,10 +87,7 @@ def commitment_payload(game: str, players: int, options: Mapping[str, Any], seed
 def game_commitment(state: State[Any], salt: str) -> str:
     """The commitment (hex) to the randomness of ``state``'s game under ``salt``: the one a
     server shows from the first move and a record carries (the same function for both)."""
-    game = state.game
-    payload = commitment_payload(game.name, game.num_players, game.options, state.seed,
-                                 state.setup(), state.deal())
-    return commitment(salt, payload)
+    return Commitment.of(state, salt).digest
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -128,7 +125,10 @@ class Commitment:
         """The commitment of ``state``'s game under ``salt`` (:data:`SALT_BYTES` bytes as
         lowercase hex, else :class:`RecordError`)."""
         _hex_field({"salt": salt}, "salt", 2 * SALT_BYTES)
-        return cls(game_commitment(state, salt), salt, state.deal())
+        game, deal = state.game, state.deal()
+        payload = commitment_payload(game.name, game.num_players, game.options, state.seed,
+                                     state.setup(), deal)
+        return cls(commitment(salt, payload), salt, deal)
 
     def to_json(self) -> dict[str, Any]:
         return {"scheme": self.scheme, "digest": self.digest, "salt": self.salt,
