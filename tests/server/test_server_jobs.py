@@ -113,7 +113,7 @@ def test_a_job_is_held_by_one_process_at_a_time(pg_url: str) -> None:  # noqa: F
             assert await b.claim("computer:m1") and b.holds("computer:m1")
             await a.release("computer:m2")  # not held by a: nothing happens
             assert not await a.claim("computer:m2")
-            await b.close()  # closing gives up every claim
+            await b.close()  # closing gives up every claim before it returns
             assert await a.claim("computer:m1") and await a.claim("computer:m2")
         finally:
             await a.close()

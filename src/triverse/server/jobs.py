@@ -188,11 +188,16 @@ class PostgresJobs:
     def _close(self) -> None:
         with self._mutex:
             self._closed = True
-            self._held.clear()
+            held, self._held = self._held, set()
             connection, self._connection = self._connection, None
             if connection is not None:
                 with contextlib.suppress(Exception):
-                    connection.close()  # closing the session releases every lock it holds
+                    # The server frees a closed session's locks only when its backend has
+                    # exited, a moment after the close; unlocking first frees them before
+                    # close() returns, so another process can claim them at once.
+                    if held:
+                        connection.execute(text("SELECT pg_advisory_unlock_all()"))
+                    connection.close()
             self._engine.dispose()
 
     async def claim(self, job: str) -> bool:
