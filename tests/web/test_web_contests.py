@@ -209,8 +209,14 @@ def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
     bob.click(".contest-board:has(tr.mine) [data-watch]")
     bob.wait_for_selector(".feed li:has-text('Bob ran out of time')", timeout=5 * TURN * 1000)
 
-    # The host removes the three people: their seats are passed, the computers finish.
+    # The contest's page counts it on his row.
     open_contest(host, url)
+    missed = host.locator(".contest-board tr[data-name='Bob'] [data-missed]")
+    missed.wait_for()
+    assert int(missed.get_attribute("data-missed") or 0) >= 1
+    assert re.fullmatch(r"missed \d+ turns?", missed.inner_text().strip().lower())
+
+    # The host removes the three people: their seats are passed, the computers finish.
     people = [e for seats in boards.values() for e in seats
               if e["name"] in ("Ann_contest", "Bob", "Cid")]
     for e in people:

@@ -124,6 +124,8 @@ class BoardSeat(Exact):
     kind: str
     removed: bool
     score: int
+    missed: int
+    """Turns the seat missed (time-outs; a removed entrant's passed turns count too)."""
     place: int | None
     reward: int | None
 

@@ -58,11 +58,22 @@ def me_json(entry: Any | None) -> dict[str, Any] | None:
             "removed": bool(entry.removed)}
 
 
+def missed_turns(live: LiveMatch) -> list[int]:
+    """How many turns each seat of ``live`` missed: its time-outs (a removed entrant's passed
+    turns are recorded as time-outs too)."""
+    missed = [0] * len(live.seats)
+    for entry in live.log:
+        if any(event.kind == "timeout" for event in entry.events):
+            missed[entry.seat] += 1
+    return missed
+
+
 def board_seats(data: ContestData, board: int, live: LiveMatch) -> list[dict[str, Any]]:
-    """A board's seats in seat (posting) order, with live scores and, once its match is over,
-    places and rewards."""
+    """A board's seats in seat (posting) order, with live scores, missed turns and, once its
+    match is over, places and rewards."""
     by_seat = {e.seat: e for e in data.entries if e.board == board}
     scores = [int(score) for score in live.state.scores]
+    missed = missed_turns(live)
     entries = [by_seat.get(seat.seat) for seat in live.seats]
     removed = [bool(e is not None and e.removed) for e in entries]
     placed: list[int | None] = [None] * len(entries)
@@ -72,10 +83,10 @@ def board_seats(data: ContestData, board: int, live: LiveMatch) -> list[dict[str
     return [{"seat": seat.seat, "entry": None if entry is None else entry.entry,
              "name": seat.name if entry is None else entry.name,
              "kind": seat.kind if entry is None else entry.kind,
-             "removed": gone, "score": score, "place": place,
+             "removed": gone, "score": score, "missed": misses, "place": place,
              "reward": reward(place, rewards) if live.finished and not gone else None}
-            for seat, entry, gone, score, place in zip(live.seats, entries, removed, scores,
-                                                       placed, strict=True)]
+            for seat, entry, gone, score, misses, place in zip(
+                live.seats, entries, removed, scores, missed, placed, strict=True)]
 
 
 def board_json(data: ContestData, board: Any, live: LiveMatch) -> dict[str, Any]:

@@ -86,6 +86,7 @@ def test_a_contest_of_every_other_game_runs_to_its_standings(
     Contest.model_validate(done)
     seated = [s for b in done["boards"] for s in b["seats"]]
     assert all(s["place"] is not None for s in seated if not s["removed"])
+    assert not any(s["missed"] for s in seated)  # no time-out rule: no turn is ever missed
     assert len(done["standings"]) == len(seated)
     assert done["standings"][0]["place"] == 1 and done["standings"][0]["reward"] == 10
     if gus["board"] is not None:

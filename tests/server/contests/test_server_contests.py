@@ -139,6 +139,9 @@ def a_turn_times_out(client: TestClient, clock: ManualClock, contest_id: str,
     until(lambda: contest(client, contest_id)["boards"][board["board"] - 1]["move"]
           > board["move"], "the time-out")
     assert own_actions(client, board["match_id"], secrets[seat["entry"]])[-1] == "timeout"
+    # The contest's page counts the missed turn on the seat's row.
+    now = contest(client, contest_id)["boards"][board["board"] - 1]["seats"][seat["seat"]]
+    assert now["entry"] == seat["entry"] and now["missed"] == seat["missed"] + 1
 
 
 def removal_passes(client: TestClient, clock: ManualClock, host: Browser, contest_id: str,
@@ -166,6 +169,9 @@ def removal_passes(client: TestClient, clock: ManualClock, host: Browser, contes
             break
         time_out_everyone(client, clock, contest_id, now)
     assert after[len(before):] and set(after[len(before):]) == {"timeout"}
+    seats = next(b for b in contest(client, contest_id)["boards"]
+                 if b["board"] == board["board"])["seats"]
+    assert seats[seat["seat"]]["missed"] >= seat["missed"] + len(after) - len(before)
     return number
 
 

@@ -81,7 +81,7 @@ export function drawFacts(dl, contest) {
     ...row("entrants", t("Entrants"), formatNumber(contest.entries.length)));
 }
 
-/** One board: its heading, whose turn, the seats in posting order, its links. */
+/** One board: its heading, whose turn, the seats in posting order (with their missed turns), its links. */
 function boardItem(board, contest, me, playLink) {
   const titleId = `board-${board.board}-title`;
   const over = board.status !== "active";
@@ -93,6 +93,7 @@ function boardItem(board, contest, me, playLink) {
     class: [board.to_move === s.seat && !over ? "to-move" : "", s.entry === me ? "mine" : ""].join(" ").trim() || null },
   h("td", {}, formatNumber(s.seat + 1)),
   h("th", { scope: "row" }, who(s), s.entry === me ? [" ", h("span", { class: "badge mine" }, t("you"))] : null,
+    s.missed ? [" ", h("span", { class: "badge missed", "data-missed": s.missed }, tn("missed {n} turn", "missed {n} turns", s.missed))] : null,
     board.to_move === s.seat && !over ? h("span", { class: "sr-only" }, " ", t("(to play)")) : null),
   h("td", { "data-score": s.score ?? "" }, s.score === null || s.score === undefined ? "–" : formatNumber(s.score)),
   h("td", { "data-place": s.place ?? "" }, s.place ? ordinal(s.place) : "–"),
