@@ -312,3 +312,27 @@ def test_withdrawing_and_cancelling_during_sign_up(contest_server: LiveServer,
     host.wait_for_selector("body[data-ready='true']")
     listed = host.locator(f"[data-group='cancelled'] li:has(a[href='{link}'])")
     assert listed.count() == 1 and listed.locator("[data-hosting]").count() == 1
+
+
+def test_the_page_reads_the_contest_over_rest_while_its_socket_is_closed(
+        contest_server: LiveServer, new_page: Callable[..., Any]) -> None:
+    base = contest_server.base
+    host = new_page()
+    sign_up(host, base, "Host_polled")
+    link = host.evaluate("""async () => {
+        const session = await (await fetch('/api/session')).json();
+        const answer = await fetch('/api/contests', {method: 'POST', headers: {
+            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
+            body: JSON.stringify({title: 'No socket', game: 'trident',
+              signup_closes: new Date(Date.now() + 3600e3).toISOString()})});
+        return (await answer.json()).link; }""")
+    # Every websocket of the contest's is closed as soon as it opens: the page reads the
+    # contest over REST each time (sockets.js's LiveFeed), and a change still shows.
+    page = new_page()
+    page.route_web_socket("**/ws/contests/**", lambda ws: ws.close())
+    open_contest(page, base + link)
+    page.wait_for_selector("body[data-contest-feed='polled']")
+    assert page.locator("section.contest-page").get_attribute("data-status") == "signup"
+    guest_signs_up(new_page(), base + link, "Pol")
+    wait_entrants(page, 1)  # read again at the next attempt to connect
+    assert page.locator("body").get_attribute("data-contest-feed") == "polled"

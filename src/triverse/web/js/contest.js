@@ -10,52 +10,19 @@
 import { api } from "./api.js";
 import { loadCatalogue } from "./games.js";
 import { t } from "./i18n.js";
-import { closeQuietly, retryDelay, socketUrl } from "./sockets.js";
+import { LiveFeed } from "./sockets.js";
 import { addSeat, contestEntryOf, forgetContestEntry, saveContestEntry, seatsOf } from "./store.js";
 import { announce, h } from "./ui.js";
 import { clockText, drawAnnouncements, drawBoards, drawDraw, drawEntrants, drawFacts, drawStandings, linkStyles, statusText } from "./contest-boards.js";
 import { hostTools } from "./contest-host.js";
 import { meSection } from "./contest-me.js";
 
-/** The contest, live: the websocket's "contest" messages, reconnecting with backoff; each
- * time it is closed the contest is read once over REST. */
-class ContestFeed {
-  constructor(id, onContest, onError) {
-    Object.assign(this, { id, onContest, onError, attempt: 0, closed: false, ws: null, timer: null });
-    this.open();
-  }
-
-  open() {
-    if (this.closed) return;
-    const ws = new WebSocket(socketUrl(`/ws/contests/${encodeURIComponent(this.id)}`));
-    this.ws = ws;
-    ws.addEventListener("message", (event) => {
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type === "contest" && message.contest) {
-        this.attempt = 0;
-        document.body.dataset.contestFeed = "live";
-        this.onContest(message.contest);
-      }
-    });
-    ws.addEventListener("close", (event) => {
-      if (ws !== this.ws || this.closed) return;
-      this.ws = null;
-      // Refused for good (an unknown contest, a foreign origin): the page keeps what it shows.
-      if ([4400, 4403, 4404].includes(event.code)) return;
-      document.body.dataset.contestFeed = "polled";
-      api.contest(this.id).then((c) => { if (!this.closed) this.onContest(c); },
-        (err) => { if (!this.closed) this.onError(err); });
-      this.timer = setTimeout(() => this.open(), retryDelay(this.attempt++, 15000));
-    });
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.ws) closeQuietly(this.ws);
-  }
-}
+/** The contest, live: the websocket's "contest" messages (GET /api/contests/{id} while it is
+ * closed); refused for good (an unknown contest, a foreign origin), the page keeps what it
+ * shows. */
+const contestFeed = (id, onContest, onError) => new LiveFeed({
+  path: `/ws/contests/${encodeURIComponent(id)}`, type: "contest", pick: (m) => m.contest,
+  poll: () => api.contest(id), feed: "contestFeed", refused: [4400, 4403, 4404] }, onContest, onError);
 
 /** Take a personal link's secret (#me=SECRET) into this browser, and out of the address bar. */
 function takeSecret(id) {
@@ -181,7 +148,7 @@ export async function renderContest(root, id) {
     sections.entrants, sections.draw));
   draw();
   const ticker = startTicker(root);
-  const feed = new ContestFeed(id, onContest, () => { /* the last contest stays shown */ });
+  const feed = contestFeed(id, onContest, () => { /* the last contest stays shown */ });
   // Logging in or out changes who is the host and which entry is yours.
   window.addEventListener("triverse:account", async () => {
     try {

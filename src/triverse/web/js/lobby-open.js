@@ -8,67 +8,13 @@ import { api } from "./api.js";
 import { dataText, formatNumber, t, tn } from "./i18n.js";
 import { computerName } from "./names.js";
 import { addSeat, forgetMatch, seatsOf } from "./store.js";
-import { closeQuietly, retryDelay, socketUrl } from "./sockets.js";
+import { LiveFeed } from "./sockets.js";
 import { h, notice } from "./ui.js";
 
-/** The live list: the websocket's "open_games" messages, reconnecting with backoff (0.5 s
- * doubling to 15 s); each time it is closed the list is read once over REST. */
-export class OpenGamesFeed {
-  constructor(onGames, onError) {
-    this.onGames = onGames;
-    this.onError = onError;
-    this.attempt = 0;
-    this.closed = false;
-    this.ws = null;
-    this.timer = null;
-    this.open();
-  }
-
-  open() {
-    if (this.closed) return;
-    const ws = new WebSocket(socketUrl("/ws/lobby"));
-    this.ws = ws;
-    ws.addEventListener("message", (event) => {
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type === "open_games") {
-        this.attempt = 0;
-        document.body.dataset.lobbyFeed = "live";
-        this.onGames(message.games);
-      }
-    });
-    ws.addEventListener("close", () => {
-      if (ws !== this.ws || this.closed) return;
-      this.ws = null;
-      this.poll();
-      const delay = retryDelay(this.attempt, 15000);
-      this.attempt += 1;
-      this.timer = setTimeout(() => this.open(), delay);
-    });
-  }
-
-  async poll() {
-    try {
-      const answer = await api.lobby();
-      if (!this.closed) {
-        document.body.dataset.lobbyFeed = "polled";
-        this.onGames(answer.games);
-      }
-    } catch (err) {
-      if (!this.closed) this.onError(err);
-    }
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      closeQuietly(ws);
-    }
-  }
-}
+/** The live list: the websocket's "open_games" messages (GET /api/lobby while it is closed). */
+const openGamesFeed = (onGames, onError) => new LiveFeed({
+  path: "/ws/lobby", type: "open_games", pick: (m) => m.games,
+  poll: async () => (await api.lobby()).games, feed: "lobbyFeed" }, onGames, onError);
 
 /** The open games' section of the lobby, live. `catalogue`: GET /api/games (the options'
  * labels). Returns the feed (to close). */
@@ -88,7 +34,7 @@ export function renderOpenGames(section, catalogue) {
     list.replaceChildren(...games.map((g) => openItem(g, catalogue)));
     section.dataset.count = String(games.length);
   };
-  const feed = new OpenGamesFeed(draw, (err) => {
+  const feed = openGamesFeed(draw, (err) => {
     list.removeAttribute("aria-busy");
     status.hidden = false;
     status.textContent = t("The open games cannot be listed: {error}", { error: err.message });
