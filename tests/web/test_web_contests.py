@@ -150,6 +150,20 @@ def remove(page: Any, entry: str) -> None:
     assert not errors.count(), errors.all_inner_texts()
 
 
+def hosted_by_fetch(host: Any, base: str, name: str, title: str) -> str:
+    """``host`` signs up as ``name`` and creates a Trident contest ``title`` from its page's
+    script (sign-up open an hour); returns the contest's link."""
+    sign_up(host, base, name)
+    link: str = host.evaluate("""async (title) => {
+        const session = await (await fetch('/api/session')).json();
+        const answer = await fetch('/api/contests', {method: 'POST', headers: {
+            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
+            body: JSON.stringify({title, game: 'trident',
+              signup_closes: new Date(Date.now() + 3600e3).toISOString()})});
+        return (await answer.json()).link; }""", title)
+    return link
+
+
 def test_a_small_trident_contest_end_to_end(contest_server: LiveServer,
                                             new_page: Callable[..., Any]) -> None:
     base = contest_server.base
@@ -283,14 +297,7 @@ def test_withdrawing_and_cancelling_during_sign_up(contest_server: LiveServer,
                                                   new_page: Callable[..., Any]) -> None:
     base = contest_server.base
     host = new_page()
-    sign_up(host, base, "Host_cancel")
-    link = host.evaluate("""async () => {
-        const session = await (await fetch('/api/session')).json();
-        const answer = await fetch('/api/contests', {method: 'POST', headers: {
-            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
-            body: JSON.stringify({title: 'Called off', game: 'trident',
-              signup_closes: new Date(Date.now() + 3600e3).toISOString()})});
-        return (await answer.json()).link; }""")
+    link = hosted_by_fetch(host, base, "Host_cancel", "Called off")
     url = base + link
     open_contest(host, url)
     guest = new_page()
@@ -318,14 +325,7 @@ def test_the_page_reads_the_contest_over_rest_while_its_socket_is_closed(
         contest_server: LiveServer, new_page: Callable[..., Any]) -> None:
     base = contest_server.base
     host = new_page()
-    sign_up(host, base, "Host_polled")
-    link = host.evaluate("""async () => {
-        const session = await (await fetch('/api/session')).json();
-        const answer = await fetch('/api/contests', {method: 'POST', headers: {
-            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
-            body: JSON.stringify({title: 'No socket', game: 'trident',
-              signup_closes: new Date(Date.now() + 3600e3).toISOString()})});
-        return (await answer.json()).link; }""")
+    link = hosted_by_fetch(host, base, "Host_polled", "No socket")
     # Every websocket of the contest's is closed as soon as it opens: the page reads the
     # contest over REST each time (sockets.js's LiveFeed), and a change still shows.
     page = new_page()
