@@ -140,7 +140,8 @@ def test_an_accounts_games_on_a_second_device(players_server: LiveServer,
     laptop.wait_for_selector("dialog.password-dialog", state="detached")
     lobby(phone, base)
     assert phone.locator("#account-button").get_attribute("data-logged-in") == "false"
-    assert phone.locator(".my-games").get_attribute("data-source") == "browser"
+    # My games is drawn once the browser's seats are read (after the page is ready).
+    phone.wait_for_selector(".my-games[data-source='browser']")
 
 
 # --- an open seat, a rated game to the end ----------------------------------------------------
